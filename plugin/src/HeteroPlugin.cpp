@@ -1,0 +1,534 @@
+//===- HeteroPlugin.cpp - libomptarget plugin "hetero" --------------------===//
+//
+// One OpenMP device made of every GPU and CPU core of the node. This file only
+// speaks libomptarget: it keeps LLVM's cuda and host plugins as back ends (so
+// kernel and launch environments, reduction buffers and grid sizing stay
+// upstream's), and leaves data placement to the runtime's DataLayer and the
+// choice of member to the runtime's scheduler.
+//
+//===----------------------------------------------------------------------===//
+#include "CudaNode.h"
+#include "ImageTable.h"
+
+#include "hetero/DataLayer.h"
+#include "hetero/Log.h"
+#include "hetero/Scheduler.h"
+#include "hetero/StarPUPool.h"
+
+#include "PluginInterface.h"
+#include "Shared/Environment.h"
+#include "omptarget.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+
+using namespace llvm::omp::target::plugin;
+
+extern "C" GenericPluginTy *createPlugin_cuda();
+extern "C" GenericPluginTy *createPlugin_host();
+
+namespace hetero {
+namespace {
+
+/// What get_function hands libomptarget: the kernel in every back end.
+struct HeteroKernel {
+  std::string Name;
+  void *HostKernel = nullptr;
+  std::vector<void *> CudaKernels; // per CUDA device, null when absent
+};
+
+uint16_t elfMachine(const __tgt_device_image *Img) {
+  size_t Size = static_cast<const char *>(Img->ImageEnd) -
+                static_cast<const char *>(Img->ImageStart);
+  const auto *Bytes = static_cast<const unsigned char *>(Img->ImageStart);
+  if (Size < 20 || memcmp(Bytes, "\177ELF", 4) != 0)
+    return 0;
+  uint16_t Machine;
+  memcpy(&Machine, Bytes + 18, sizeof(Machine));
+  return Machine;
+}
+
+int envInt(const char *Name, int Default) {
+  const char *S = getenv(Name);
+  return S && *S ? atoi(S) : Default;
+}
+
+class HeteroPluginTy final : public GenericPluginTy {
+public:
+  HeteroPluginTy() : GenericPluginTy(llvm::Triple::x86_64) {}
+
+  // Never used: hetero implements the entry points itself.
+  llvm::Expected<int32_t> initImpl() override { return 1; }
+  llvm::Error deinitImpl() override { return llvm::Error::success(); }
+  GenericDeviceTy *createDevice(GenericPluginTy &, int32_t, int32_t) override {
+    return nullptr;
+  }
+  GenericGlobalHandlerTy *createGlobalHandler() override { return nullptr; }
+  uint16_t getMagicElfBits() const override { return llvm::ELF::EM_X86_64; }
+  llvm::Triple::ArchType getTripleArch() const override {
+    return llvm::Triple::x86_64;
+  }
+  const char *getName() const override { return "hetero"; }
+  llvm::Expected<bool> isELFCompatible(uint32_t, llvm::StringRef) const override {
+    return true;
+  }
+
+  llvm::Error init() override;
+  llvm::Error deinit() override;
+  int32_t is_initialized() const override { return Initialized; }
+  int32_t number_of_devices() override { return 1; }
+  int32_t is_plugin_compatible(__tgt_device_image *Image) override;
+  int32_t is_device_compatible(int32_t, __tgt_device_image *Image) override {
+    return Images.groupOf(Image) != nullptr;
+  }
+  int32_t is_device_initialized(int32_t DeviceId) const override {
+    return DeviceId == 0 && Initialized;
+  }
+  int32_t init_device(int32_t DeviceId) override {
+    return DeviceId == 0 ? OFFLOAD_SUCCESS : OFFLOAD_FAIL;
+  }
+  int32_t load_binary(int32_t DeviceId, __tgt_device_image *TgtImage,
+                      __tgt_device_binary *Binary) override;
+  int32_t get_function(__tgt_device_binary Binary, const char *Name,
+                       void **KernelPtr) override;
+  int32_t get_global(__tgt_device_binary Binary, uint64_t Size,
+                     const char *Name, void **DevicePtr) override;
+
+  void *data_alloc(int32_t, int64_t Size, void *, int32_t Kind) override;
+  int32_t data_delete(int32_t, void *TgtPtr, int32_t) override {
+    return Layer->release(TgtPtr) ? OFFLOAD_SUCCESS : OFFLOAD_FAIL;
+  }
+  int32_t data_submit(int32_t, void *TgtPtr, void *HstPtr,
+                      int64_t Size) override {
+    return Layer->write(TgtPtr, HstPtr, Size) ? OFFLOAD_SUCCESS : OFFLOAD_FAIL;
+  }
+  int32_t data_submit_async(int32_t Id, void *TgtPtr, void *HstPtr,
+                            int64_t Size, __tgt_async_info *) override {
+    return data_submit(Id, TgtPtr, HstPtr, Size);
+  }
+  int32_t data_retrieve(int32_t, void *HstPtr, void *TgtPtr,
+                        int64_t Size) override {
+    return Layer->read(HstPtr, TgtPtr, Size) ? OFFLOAD_SUCCESS : OFFLOAD_FAIL;
+  }
+  int32_t data_retrieve_async(int32_t Id, void *HstPtr, void *TgtPtr,
+                              int64_t Size, __tgt_async_info *) override {
+    return data_retrieve(Id, HstPtr, TgtPtr, Size);
+  }
+  int32_t is_data_exchangable(int32_t Src, int32_t Dst) override {
+    return Src == 0 && Dst == 0;
+  }
+  int32_t data_exchange(int32_t, void *SrcPtr, int32_t, void *DstPtr,
+                        int64_t Size) override {
+    return Layer->copy(DstPtr, SrcPtr, Size) ? OFFLOAD_SUCCESS : OFFLOAD_FAIL;
+  }
+  int32_t data_exchange_async(int32_t S, void *SrcPtr, int D, void *DstPtr,
+                              int64_t Size, __tgt_async_info *) override {
+    return data_exchange(S, SrcPtr, D, DstPtr, Size);
+  }
+  // hetero buffers live in pageable host memory and device copies managed
+  // by the data layer; there is nothing to pin or to notify.
+  int32_t data_lock(int32_t, void *Ptr, int64_t, void **LockedPtr) override {
+    *LockedPtr = Ptr;
+    return OFFLOAD_SUCCESS;
+  }
+  int32_t data_unlock(int32_t, void *) override { return OFFLOAD_SUCCESS; }
+  int32_t data_notify_mapped(int32_t, void *, int64_t) override {
+    return OFFLOAD_SUCCESS;
+  }
+  int32_t data_notify_unmapped(int32_t, void *) override {
+    return OFFLOAD_SUCCESS;
+  }
+
+  int32_t launch_kernel(int32_t DeviceId, void *TgtEntryPtr, void **TgtArgs,
+                        ptrdiff_t *TgtOffsets, KernelArgsTy *KernelArgs,
+                        __tgt_async_info *AsyncInfoPtr) override;
+  // Every operation completes before it returns: queues are always empty.
+  int32_t synchronize(int32_t, __tgt_async_info *) override {
+    return OFFLOAD_SUCCESS;
+  }
+  int32_t query_async(int32_t, __tgt_async_info *) override {
+    return OFFLOAD_SUCCESS;
+  }
+  int32_t create_event(int32_t, void **EventPtr) override {
+    *EventPtr = nullptr;
+    return OFFLOAD_SUCCESS;
+  }
+  int32_t record_event(int32_t, void *, __tgt_async_info *) override {
+    return OFFLOAD_SUCCESS;
+  }
+  int32_t wait_event(int32_t, void *, __tgt_async_info *) override {
+    return OFFLOAD_SUCCESS;
+  }
+  int32_t sync_event(int32_t, void *) override { return OFFLOAD_SUCCESS; }
+  int32_t destroy_event(int32_t, void *) override { return OFFLOAD_SUCCESS; }
+  int32_t init_async_info(int32_t, __tgt_async_info **) override {
+    return OFFLOAD_FAIL; // interop queues are not offered
+  }
+  int32_t init_device_info(int32_t, __tgt_device_info *,
+                           const char **ErrStr) override {
+    *ErrStr = "hetero has no single native device to describe";
+    return OFFLOAD_FAIL;
+  }
+  void print_device_info(int32_t) override;
+  void set_info_flag(uint32_t Level) override {
+    if (Cuda)
+      Cuda->set_info_flag(Level);
+    if (Host)
+      Host->set_info_flag(Level);
+  }
+  int32_t set_device_identifier(int32_t, int32_t) override {
+    return OFFLOAD_SUCCESS;
+  }
+  int32_t use_auto_zero_copy(int32_t) override { return 0; }
+  int32_t initialize_record_replay(int32_t, int64_t, void *, bool, bool,
+                                   uint64_t &) override {
+    error("record and replay are not supported by hetero");
+    return OFFLOAD_FAIL;
+  }
+
+private:
+  void initCuda();
+  void initMembers();
+  bool runOn(const Member &M, HeteroKernel &K, std::vector<uintptr_t> &Args,
+             const KernelArgsTy &KernelArgs);
+
+  bool Initialized = false;
+  std::unique_ptr<GenericPluginTy> Cuda, Host;
+  int NumCudaDevices = 0;
+  std::vector<bool> CudaUsable;
+  std::unique_ptr<DataLayer> Layer;
+  StarPUPool Pool;
+  std::vector<Member> Members;
+  ImageTable Images;
+  std::mutex KernelsMutex;
+  std::vector<std::unique_ptr<HeteroKernel>> Kernels;
+  std::string Pin;
+};
+
+llvm::Error HeteroPluginTy::init() {
+  if (Initialized)
+    return llvm::Error::success();
+  Layer = std::make_unique<DataLayer>();
+  Host.reset(createPlugin_host());
+  if (auto Err = Host->init())
+    return Err;
+  if (Host->number_of_devices() < 1 ||
+      Host->init_device(0) != OFFLOAD_SUCCESS)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "hetero: the host back end did not start");
+  initCuda();
+  initMembers();
+  if (const char *P = getenv("HETERO_MEMBER"))
+    Pin = P;
+  Initialized = true;
+  return llvm::Error::success();
+}
+
+void HeteroPluginTy::initCuda() {
+  if (getenv("HETERO_DISABLE_CUDA"))
+    return;
+  Cuda.reset(createPlugin_cuda());
+  if (auto Err = Cuda->init()) {
+    info(1, "no CUDA driver usable (%s): the pool has CPU cores only",
+         llvm::toString(std::move(Err)).c_str());
+    Cuda.reset();
+    return;
+  }
+  NumCudaDevices = Cuda->number_of_devices();
+  if (NumCudaDevices == 0)
+    info(1, "no CUDA device found: the pool has CPU cores only");
+  CudaUsable.assign(NumCudaDevices, false);
+  for (int D = 0; D < NumCudaDevices; ++D) {
+    if (Cuda->init_device(D) != OFFLOAD_SUCCESS) {
+      error("GPU %d failed to initialise; the pool carries on without it", D);
+      continue;
+    }
+    CudaUsable[D] = true;
+  }
+}
+
+void HeteroPluginTy::initMembers() {
+  int NumGpus = 0;
+  for (bool U : CudaUsable)
+    NumGpus += U;
+  int NumSim = std::max(0, envInt("HETERO_SIMULATE", 0));
+  // One core reserved per GPU for its driver thread; the rest are CPU
+  // workers: the simulated accelerators and the CPU pool.
+  int Cores = availableCores();
+  StarPUPool::Config C;
+  C.NumGpus = NumGpus;
+  C.NumCpus = std::max(NumSim + 1, Cores - NumGpus);
+  std::string Err;
+  bool HavePool = Pool.start(C, Err);
+  if (!HavePool)
+    error("StarPU did not start (%s); kernels run on the calling thread", Err.c_str());
+
+  std::vector<int> CpuWorkers;
+  std::map<int, int> CudaWorker; // device -> worker
+  for (const StarPUPool::Worker &W : Pool.workers()) {
+    if (W.IsCuda)
+      CudaWorker[W.DeviceId] = W.Id;
+    else
+      CpuWorkers.push_back(W.Id);
+  }
+  for (int D = 0; D < NumCudaDevices; ++D) {
+    if (!CudaUsable[D])
+      continue;
+    Member M;
+    M.Kind = MemberKind::Gpu;
+    M.Index = D;
+    auto It = CudaWorker.find(D);
+    if (HavePool && It == CudaWorker.end()) {
+      error("StarPU has no worker for GPU %d; the pool carries on without it", D);
+      continue;
+    }
+    M.WorkerId = HavePool ? It->second : -1;
+    M.Node = Layer->addNode(std::make_unique<CudaNodeOps>(*Cuda, D));
+    Members.push_back(M);
+  }
+  size_t NextCpu = 0;
+  for (int S = 0; S < NumSim; ++S) {
+    Member M;
+    M.Kind = MemberKind::Simulated;
+    M.Index = S;
+    M.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu++] : -1;
+    M.Node = Layer->addNode(std::make_unique<SimulatedNodeOps>(S));
+    Members.push_back(M);
+  }
+  Member Cpu;
+  Cpu.Kind = MemberKind::CpuPool;
+  Cpu.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu] : -1;
+  Cpu.Node = HostNode;
+  Members.push_back(Cpu);
+
+  std::string List;
+  for (const Member &M : Members)
+    List += (List.empty() ? "" : ", ") + M.name();
+  info(1, "pool: %s (%d cores, %d StarPU CPU workers)", List.c_str(), Cores,
+       static_cast<int>(CpuWorkers.size()));
+}
+
+llvm::Error HeteroPluginTy::deinit() {
+  if (!Initialized)
+    return llvm::Error::success();
+  Pool.stop();
+  // Device storage goes back before the back ends tear their devices down.
+  Layer.reset();
+  if (Cuda)
+    if (auto Err = Cuda->deinit())
+      llvm::consumeError(std::move(Err));
+  if (auto Err = Host->deinit())
+    llvm::consumeError(std::move(Err));
+  Initialized = false;
+  return llvm::Error::success();
+}
+
+int32_t HeteroPluginTy::is_plugin_compatible(__tgt_device_image *Image) {
+  // The back ends only read the ELF header here; they need not be started.
+  uint16_t Machine = elfMachine(Image);
+  if (Machine == llvm::ELF::EM_X86_64) {
+    Images.add(Image, ImageKind::Host);
+    return true;
+  }
+  if (Machine == llvm::ELF::EM_CUDA) {
+    Images.add(Image, ImageKind::Cuda);
+    return true;
+  }
+  return false;
+}
+
+int32_t HeteroPluginTy::load_binary(int32_t, __tgt_device_image *TgtImage,
+                                    __tgt_device_binary *Binary) {
+  ImageGroup *G = Images.groupOf(TgtImage);
+  if (!G)
+    return OFFLOAD_FAIL;
+  if (!G->Loaded) {
+    if (G->HostImage) {
+      G->HostLoaded = Host->load_binary(0, G->HostImage, &G->HostBinary) ==
+                      OFFLOAD_SUCCESS;
+      if (!G->HostLoaded)
+        error("the x86_64 image did not load; CPU members cannot run it");
+    } else {
+      warning("binary has no x86_64 offload image (build with "
+              "-fopenmp-targets=hetero): only GPUs can run its kernels");
+    }
+    G->CudaBinaries.assign(NumCudaDevices, __tgt_device_binary{0});
+    G->CudaLoaded.assign(NumCudaDevices, false);
+    for (int D = 0; D < NumCudaDevices; ++D) {
+      if (!CudaUsable[D])
+        continue;
+      bool Compatible = false;
+      for (__tgt_device_image *Img : G->CudaImages) {
+        if (!Cuda->is_device_compatible(D, Img))
+          continue;
+        Compatible = true;
+        if (Cuda->load_binary(D, Img, &G->CudaBinaries[D]) == OFFLOAD_SUCCESS) {
+          G->CudaLoaded[D] = true;
+          break;
+        }
+      }
+      if (!G->CudaLoaded[D])
+        error("GPU %d cannot run this binary (%s); its kernels run elsewhere", D,
+              Compatible ? "image failed to load"
+                         : "no NVPTX image for its architecture");
+    }
+    G->Loaded = true;
+  }
+  Binary->handle = reinterpret_cast<uintptr_t>(G);
+  return OFFLOAD_SUCCESS;
+}
+
+int32_t HeteroPluginTy::get_function(__tgt_device_binary Binary,
+                                     const char *Name, void **KernelPtr) {
+  auto *G = reinterpret_cast<ImageGroup *>(Binary.handle);
+  auto K = std::make_unique<HeteroKernel>();
+  K->Name = Name;
+  bool Any = false;
+  if (G->HostLoaded)
+    Any |= Host->get_function(G->HostBinary, Name, &K->HostKernel) ==
+           OFFLOAD_SUCCESS;
+  K->CudaKernels.assign(NumCudaDevices, nullptr);
+  for (int D = 0; D < NumCudaDevices; ++D)
+    if (G->CudaLoaded[D] &&
+        Cuda->get_function(G->CudaBinaries[D], Name, &K->CudaKernels[D]) !=
+            OFFLOAD_SUCCESS)
+      K->CudaKernels[D] = nullptr;
+    else
+      Any |= K->CudaKernels[D] != nullptr;
+  if (!Any)
+    return OFFLOAD_FAIL;
+  std::lock_guard<std::mutex> Lock(KernelsMutex);
+  *KernelPtr = K.get();
+  Kernels.push_back(std::move(K));
+  return OFFLOAD_SUCCESS;
+}
+
+int32_t HeteroPluginTy::get_global(__tgt_device_binary Binary, uint64_t Size,
+                                   const char *Name, void **DevicePtr) {
+  auto *G = reinterpret_cast<ImageGroup *>(Binary.handle);
+  if (!G->HostLoaded) {
+    error("global '%s' needs the x86_64 image", Name);
+    return OFFLOAD_FAIL;
+  }
+  // The host image's copy is the global's hetero address.
+  void *HostAddr = nullptr;
+  if (Host->get_global(G->HostBinary, Size, Name, &HostAddr) != OFFLOAD_SUCCESS)
+    return OFFLOAD_FAIL;
+  Layer->registerExternal(HostAddr, Size);
+  for (const Member &M : Members) {
+    if (M.Kind == MemberKind::Simulated)
+      Layer->setExternalNodeStorage(HostAddr, M.Node, HostAddr);
+    if (M.Kind == MemberKind::Gpu && G->CudaLoaded[M.Index]) {
+      void *GpuAddr = nullptr;
+      if (Cuda->get_global(G->CudaBinaries[M.Index], Size, Name, &GpuAddr) ==
+          OFFLOAD_SUCCESS)
+        Layer->setExternalNodeStorage(HostAddr, M.Node, GpuAddr);
+    }
+  }
+  *DevicePtr = HostAddr;
+  return OFFLOAD_SUCCESS;
+}
+
+void *HeteroPluginTy::data_alloc(int32_t, int64_t Size, void *, int32_t Kind) {
+  if (Size < 0)
+    return nullptr;
+  void *P = Layer->allocate(static_cast<uint64_t>(Size));
+  if (!P)
+    error("out of host address space for a %lld-byte buffer", (long long)Size);
+  // TARGET_ALLOC_HOST/SHARED memory is touched by the host directly: the
+  // data layer then treats the host copy as the truth around every kernel.
+  if (P && (Kind == TARGET_ALLOC_HOST || Kind == TARGET_ALLOC_SHARED))
+    Layer->setHostResident(P);
+  return P;
+}
+
+bool HeteroPluginTy::runOn(const Member &M, HeteroKernel &K,
+                           std::vector<uintptr_t> &Args,
+                           const KernelArgsTy &KernelArgs) {
+  // The back ends adjust the argument count in place: give each its own copy.
+  KernelArgsTy KA = KernelArgs;
+  std::vector<ptrdiff_t> Offsets(Args.size(), 0);
+  void **ArgPtrs = reinterpret_cast<void **>(Args.data());
+  auto Launch = [&]() -> bool {
+    if (M.Kind == MemberKind::Gpu)
+      return Cuda->launch_kernel(M.Index, K.CudaKernels[M.Index], ArgPtrs,
+                                 Offsets.data(), &KA,
+                                 nullptr) == OFFLOAD_SUCCESS;
+    return Host->launch_kernel(0, K.HostKernel, ArgPtrs, Offsets.data(), &KA,
+                               nullptr) == OFFLOAD_SUCCESS;
+  };
+  if (M.WorkerId < 0)
+    return Launch();
+  return Pool.runOn(M.WorkerId, Launch);
+}
+
+int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
+                                      void **TgtArgs, ptrdiff_t *TgtOffsets,
+                                      KernelArgsTy *KernelArgs,
+                                      __tgt_async_info *) {
+  auto &K = *static_cast<HeteroKernel *>(TgtEntryPtr);
+  std::vector<uintptr_t> Args(KernelArgs->NumArgs);
+  for (uint32_t I = 0; I < KernelArgs->NumArgs; ++I)
+    Args[I] = reinterpret_cast<uintptr_t>(TgtArgs[I]) + TgtOffsets[I];
+
+  LaunchChoice Choice = chooseMembers(
+      Members,
+      [&](const Member &M) {
+        return M.Kind == MemberKind::Gpu ? K.CudaKernels[M.Index] != nullptr
+                                         : K.HostKernel != nullptr;
+      },
+      Pin);
+  if (Choice.Order.empty()) {
+    error("no pool member can run kernel %s", K.Name.c_str());
+    return OFFLOAD_FAIL;
+  }
+  for (size_t I = 0; I < Choice.Order.size(); ++I) {
+    const Member &M = *Choice.Order[I];
+    std::vector<uintptr_t> Translated = Args;
+    std::vector<Buffer *> Touched;
+    if (!Layer->acquireWhole(M.Node, Translated, Touched)) {
+      warning("kernel %s does not fit on %s; trying the next member",
+              K.Name.c_str(), M.name().c_str());
+      continue;
+    }
+    if (runOn(M, K, Translated, *KernelArgs)) {
+      Layer->releaseWhole(M.Node, Touched);
+      info(1, "launch %s on %s (whole kernel: %s)", K.Name.c_str(),
+           M.name().c_str(), I == 0 ? Choice.Reason.c_str() : "fallback");
+      return OFFLOAD_SUCCESS;
+    }
+    // The member's copies may be half written: drop them if every buffer
+    // still has a valid copy elsewhere, then retry on the next member.
+    if (!Layer->discardNode(M.Node, Touched)) {
+      error("kernel %s failed on %s and its data lived only there", K.Name.c_str(),
+            M.name().c_str());
+      return OFFLOAD_FAIL;
+    }
+    const_cast<Member &>(M).Failed = true;
+    error("kernel %s failed on %s; %s leaves the pool", K.Name.c_str(),
+          M.name().c_str(), M.name().c_str());
+  }
+  error("kernel %s could not run on any pool member", K.Name.c_str());
+  return OFFLOAD_FAIL;
+}
+
+void HeteroPluginTy::print_device_info(int32_t) {
+  printf("hetero device: one OpenMP device over %zu pool members\n",
+         Members.size());
+  for (const Member &M : Members)
+    printf("    %-8s memory node %d%s\n", M.name().c_str(), M.Node,
+           M.Failed ? " (failed)" : "");
+}
+
+} // namespace
+} // namespace hetero
+
+extern "C" GenericPluginTy *createPlugin_hetero() {
+  return new hetero::HeteroPluginTy();
+}

@@ -1,0 +1,48 @@
+//===- ImageTable.h - The images of each offload binary ---------*- C++ -*-===//
+//
+// libomptarget hands a plugin one image at a time, but hetero needs all the
+// images of a binary (the x86_64 one for the CPU members, the NVPTX ones for
+// the GPUs). Every image of one binary descriptor shares the host entry table,
+// so images are grouped by EntriesBegin.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_PLUGIN_IMAGETABLE_H
+#define HETERO_PLUGIN_IMAGETABLE_H
+
+#include "Shared/APITypes.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace hetero {
+
+struct ImageGroup {
+  __tgt_device_image *HostImage = nullptr;
+  std::vector<__tgt_device_image *> CudaImages;
+  // Filled by load_binary.
+  bool Loaded = false;
+  __tgt_device_binary HostBinary{0};
+  bool HostLoaded = false;
+  std::vector<__tgt_device_binary> CudaBinaries; // per CUDA device
+  std::vector<bool> CudaLoaded;                  // per CUDA device
+};
+
+enum class ImageKind { None, Host, Cuda };
+
+class ImageTable {
+public:
+  /// Records Img under its binary; Kind says which backend it is for.
+  void add(__tgt_device_image *Img, ImageKind Kind);
+  /// The group of the binary Img belongs to, or null.
+  ImageGroup *groupOf(const __tgt_device_image *Img);
+
+private:
+  std::mutex Mutex;
+  std::map<const void *, std::unique_ptr<ImageGroup>> Groups;
+};
+
+} // namespace hetero
+
+#endif // HETERO_PLUGIN_IMAGETABLE_H

@@ -1,0 +1,136 @@
+//===- DataLayer.h - Buffers over several memory nodes ----------*- C++ -*-===//
+//
+// Every buffer the hetero device hands out has one address in the hetero
+// device pointer space (its storage on the host node, node 0) and, lazily,
+// storage on every other memory node. Per buffer and node the layer keeps the
+// set of valid byte ranges; making a range valid on a node copies exactly the
+// missing parts from nodes that hold them (directly between peers when the
+// nodes can, else staged through the host). Writing a range on a node makes
+// it valid there only.
+//
+// Pointers stored in mapped memory (libomptarget's pointer attachment) are
+// remembered as pointer slots and rewritten for each node whenever the bytes
+// that hold them are copied there.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_DATALAYER_H
+#define HETERO_DATALAYER_H
+
+#include "hetero/MemoryNode.h"
+#include "hetero/RangeSet.h"
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace hetero {
+
+struct TransferStats {
+  std::atomic<uint64_t> BytesH2D{0};
+  std::atomic<uint64_t> BytesD2H{0};
+  std::atomic<uint64_t> BytesD2D{0};
+};
+
+struct Buffer {
+  uintptr_t Base = 0; // hetero device address == storage on the host node
+  uint64_t Size = 0;
+  /// Storage not owned by the layer (globals of loaded images).
+  bool External = false;
+  /// Per node: storage (nullptr until first needed) and valid ranges.
+  std::vector<void *> NodePtr;
+  std::vector<RangeSet> Valid;
+  /// Per node: the storage is the host node's own (a simulated node running
+  /// the host image sees the host copy of a global).
+  std::vector<bool> AliasesHost;
+  /// Host-visible memory (omp_target_alloc_host/shared): the host may write
+  /// it at any time, so its host copy is the truth around every kernel.
+  bool HostResident = false;
+  /// Offset -> hetero address stored there.
+  std::map<uint64_t, uintptr_t> PointerSlots;
+
+  bool containsAddr(uintptr_t P) const { return P >= Base && P <= Base + Size; }
+};
+
+class DataLayer {
+public:
+  DataLayer();
+  ~DataLayer();
+  DataLayer(const DataLayer &) = delete;
+  DataLayer &operator=(const DataLayer &) = delete;
+
+  /// Adds a memory node; node 0 (the host) exists from the start.
+  NodeId addNode(std::unique_ptr<NodeOps> Ops);
+  int numNodes() const { return static_cast<int>(Nodes.size()); }
+  NodeOps &node(NodeId N) { return *Nodes[N]; }
+
+  /// A new buffer of Size bytes; returns its hetero address, nullptr when the
+  /// host cannot provide the address space.
+  void *allocate(uint64_t Size);
+  /// Frees a buffer and its storage on every node. False if Ptr is not the
+  /// start of a buffer.
+  bool release(void *Ptr);
+  /// Registers storage the layer does not own: Base is the host node's copy
+  /// (also the hetero address). Later calls add other nodes' copies.
+  void registerExternal(void *Base, uint64_t Size);
+  void setExternalNodeStorage(void *Base, NodeId N, void *NodePtr);
+
+  /// Host memory -> hetero address (data_submit). Valid on node 0 only.
+  bool write(void *TgtPtr, const void *Src, uint64_t Size);
+  /// Hetero address -> host memory (data_retrieve).
+  bool read(void *Dst, const void *TgtPtr, uint64_t Size);
+  /// Hetero address -> hetero address (data_exchange within the device).
+  bool copy(void *DstPtr, const void *SrcPtr, uint64_t Size);
+
+  /// The buffer holding hetero address P (one past the end counts), or null.
+  Buffer *find(uintptr_t P);
+  /// P translated to node N's storage; P itself when it is no hetero address.
+  /// Allocates node storage on first use; 0 with Ok=false when out of memory.
+  uintptr_t translate(NodeId N, uintptr_t P, bool &Ok);
+
+  /// Makes [Lo, Hi) of B valid on node N. False (and a message) when N has no
+  /// room or a copy fails.
+  bool makeValid(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
+  /// Records that node N wrote [Lo, Hi) of B: valid there, stale elsewhere.
+  void markWritten(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
+
+  /// The buffers reachable from Roots through pointer slots, Roots first.
+  std::vector<Buffer *> closure(const std::vector<uintptr_t> &Roots);
+
+  /// Whole-buffer acquire for a kernel that runs on node N: translates the
+  /// arguments and makes every reachable buffer valid on N. Returns false
+  /// when node N cannot hold them.
+  bool acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
+                    std::vector<Buffer *> &Touched);
+  /// After such a kernel: every touched buffer is valid on N only.
+  void releaseWhole(NodeId N, const std::vector<Buffer *> &Touched);
+  /// After a failed kernel on N: forgets N's copies of the touched buffers.
+  /// False, changing nothing, if some bytes are valid only on N.
+  bool discardNode(NodeId N, const std::vector<Buffer *> &Touched);
+  /// Marks the buffer at Ptr host-resident (see Buffer::HostResident).
+  void setHostResident(void *Ptr);
+
+  TransferStats &stats() { return Stats; }
+
+private:
+  bool ensureStorage(NodeId N, Buffer &B);
+  bool copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo, uint64_t Hi);
+  bool fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo, uint64_t Hi);
+  NodeId effectiveNode(const Buffer &B, NodeId N) const {
+    return B.AliasesHost[N] ? HostNode : N;
+  }
+  void growNodeVectors(Buffer &B);
+  void forgetSlots(Buffer &B, uint64_t Lo, uint64_t Hi);
+
+  std::vector<std::unique_ptr<NodeOps>> Nodes;
+  std::map<uintptr_t, std::unique_ptr<Buffer>> Buffers; // by Base
+  TransferStats Stats;
+  // Public operations lock; acquireWhole calls makeValid, hence recursive.
+  std::recursive_mutex Mutex;
+};
+
+} // namespace hetero
+
+#endif // HETERO_DATALAYER_H

@@ -1,0 +1,24 @@
+//===- Log.h - Messages of the hetero runtime -------------------*- C++ -*-===//
+//
+// HETERO_INFO=1 turns on one line per launch (kernel, member, why) and the
+// pool's make-up; errors are always printed, one line each, prefixed
+// "hetero: error:".
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_LOG_H
+#define HETERO_LOG_H
+
+namespace hetero {
+
+/// Verbosity from HETERO_INFO (0 when unset).
+int infoLevel();
+/// Prints "hetero: <message>" on stderr when HETERO_INFO >= Level.
+void info(int Level, const char *Fmt, ...) __attribute__((format(printf, 2, 3)));
+/// Prints "hetero: error: <message>" on stderr, always.
+void error(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+/// Prints "hetero: warning: <message>" on stderr, always.
+void warning(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+
+} // namespace hetero
+
+#endif // HETERO_LOG_H

@@ -1,0 +1,74 @@
+//===- MemoryNode.h - One memory of the pool --------------------*- C++ -*-===//
+//
+// A memory node is one address space of the pool: the host (node 0, whose
+// storage is the hetero device pointer space itself), a GPU, or a simulated
+// accelerator (CPU memory private to one worker). NodeOps moves bytes in and
+// out of it; the data layer decides what to move.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_MEMORYNODE_H
+#define HETERO_MEMORYNODE_H
+
+#include <cstddef>
+#include <string>
+
+namespace hetero {
+
+using NodeId = int;
+constexpr NodeId HostNode = 0;
+
+enum class NodeKind { Host, Gpu, Simulated };
+
+const char *nodeKindName(NodeKind K);
+
+class NodeOps {
+public:
+  virtual ~NodeOps();
+  virtual NodeKind kind() const = 0;
+  /// Short name for messages and statistics, e.g. "cuda:1", "sim:0".
+  virtual std::string name() const = 0;
+  /// Storage of Size bytes on this node, nullptr when it has no room.
+  virtual void *allocate(size_t Size) = 0;
+  virtual void release(void *Ptr) = 0;
+  /// Host memory -> this node.
+  virtual bool copyFromHost(void *Dst, const void *Src, size_t Size) = 0;
+  /// This node -> host memory.
+  virtual bool copyToHost(void *Dst, const void *Src, size_t Size) = 0;
+  /// Another node -> this node without staging through the host. Returns
+  /// false if there is no such path (the caller stages through node 0).
+  virtual bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                            size_t Size);
+  /// Writes one pointer-sized value into this node's storage.
+  bool storePointer(void *Dst, const void *Value) {
+    return copyFromHost(Dst, &Value, sizeof(Value));
+  }
+};
+
+/// Node 0: plain host memory; copies are memcpy.
+class HostNodeOps : public NodeOps {
+public:
+  NodeKind kind() const override { return NodeKind::Host; }
+  std::string name() const override { return "host"; }
+  void *allocate(size_t Size) override;
+  void release(void *Ptr) override;
+  bool copyFromHost(void *Dst, const void *Src, size_t Size) override;
+  bool copyToHost(void *Dst, const void *Src, size_t Size) override;
+};
+
+/// A simulated accelerator (HETERO_SIMULATE=n): its own CPU memory, reached
+/// only through copies, so that the coherence code runs without a GPU.
+class SimulatedNodeOps : public HostNodeOps {
+public:
+  explicit SimulatedNodeOps(int Index) : Index(Index) {}
+  NodeKind kind() const override { return NodeKind::Simulated; }
+  std::string name() const override { return "sim:" + std::to_string(Index); }
+  bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                    size_t Size) override;
+
+private:
+  int Index;
+};
+
+} // namespace hetero
+
+#endif // HETERO_MEMORYNODE_H

@@ -1,0 +1,377 @@
+//===- DataLayer.cpp - Buffers over several memory nodes ------------------===//
+#include "hetero/DataLayer.h"
+
+#include "hetero/Log.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+namespace hetero {
+
+using Lock = std::lock_guard<std::recursive_mutex>;
+
+DataLayer::DataLayer() { Nodes.push_back(std::make_unique<HostNodeOps>()); }
+
+DataLayer::~DataLayer() {
+  for (auto &[Base, B] : Buffers) {
+    for (size_t N = 1; N < B->NodePtr.size(); ++N)
+      if (B->NodePtr[N] && !B->External && !B->AliasesHost[N])
+        Nodes[N]->release(B->NodePtr[N]);
+    if (!B->External)
+      Nodes[HostNode]->release(reinterpret_cast<void *>(B->Base));
+  }
+}
+
+NodeId DataLayer::addNode(std::unique_ptr<NodeOps> Ops) {
+  Lock L(Mutex);
+  Nodes.push_back(std::move(Ops));
+  for (auto &[Base, B] : Buffers)
+    growNodeVectors(*B);
+  return static_cast<NodeId>(Nodes.size() - 1);
+}
+
+void DataLayer::growNodeVectors(Buffer &B) {
+  B.NodePtr.resize(Nodes.size(), nullptr);
+  B.Valid.resize(Nodes.size());
+  B.AliasesHost.resize(Nodes.size(), false);
+}
+
+void *DataLayer::allocate(uint64_t Size) {
+  Lock L(Mutex);
+  void *P = Nodes[HostNode]->allocate(Size);
+  if (!P)
+    return nullptr;
+  auto B = std::make_unique<Buffer>();
+  B->Base = reinterpret_cast<uintptr_t>(P);
+  B->Size = Size;
+  growNodeVectors(*B);
+  B->NodePtr[HostNode] = P;
+  // Fresh memory is valid nowhere: the first node to use it just takes it.
+  Buffers.emplace(B->Base, std::move(B));
+  return P;
+}
+
+bool DataLayer::release(void *Ptr) {
+  Lock L(Mutex);
+  auto It = Buffers.find(reinterpret_cast<uintptr_t>(Ptr));
+  if (It == Buffers.end() || It->second->External)
+    return false;
+  Buffer &B = *It->second;
+  for (size_t N = 1; N < B.NodePtr.size(); ++N)
+    if (B.NodePtr[N] && !B.AliasesHost[N])
+      Nodes[N]->release(B.NodePtr[N]);
+  Nodes[HostNode]->release(Ptr);
+  Buffers.erase(It);
+  return true;
+}
+
+void DataLayer::registerExternal(void *Base, uint64_t Size) {
+  Lock L(Mutex);
+  uintptr_t Key = reinterpret_cast<uintptr_t>(Base);
+  if (Buffers.count(Key))
+    return;
+  auto B = std::make_unique<Buffer>();
+  B->Base = Key;
+  B->Size = Size;
+  B->External = true;
+  growNodeVectors(*B);
+  B->NodePtr[HostNode] = Base;
+  // The image's initial contents live on every node that loaded it.
+  B->Valid[HostNode].insert(0, Size);
+  Buffers.emplace(Key, std::move(B));
+}
+
+void DataLayer::setExternalNodeStorage(void *Base, NodeId N, void *NodePtr) {
+  Lock L(Mutex);
+  auto It = Buffers.find(reinterpret_cast<uintptr_t>(Base));
+  if (It == Buffers.end())
+    return;
+  Buffer &B = *It->second;
+  B.NodePtr[N] = NodePtr;
+  B.AliasesHost[N] = NodePtr == Base;
+  if (!B.AliasesHost[N])
+    B.Valid[N].insert(0, B.Size);
+}
+
+Buffer *DataLayer::find(uintptr_t P) {
+  Lock L(Mutex);
+  auto It = Buffers.upper_bound(P);
+  if (It == Buffers.begin())
+    return nullptr;
+  --It;
+  return It->second->containsAddr(P) ? It->second.get() : nullptr;
+}
+
+void DataLayer::forgetSlots(Buffer &B, uint64_t Lo, uint64_t Hi) {
+  // A slot overlapping [Lo, Hi) starts at most 7 bytes before Lo.
+  auto It = B.PointerSlots.lower_bound(Lo >= 7 ? Lo - 7 : 0);
+  while (It != B.PointerSlots.end() && It->first < Hi) {
+    if (It->first + sizeof(void *) > Lo)
+      It = B.PointerSlots.erase(It);
+    else
+      ++It;
+  }
+}
+
+bool DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
+  Lock L(Mutex);
+  uintptr_t P = reinterpret_cast<uintptr_t>(TgtPtr);
+  Buffer *B = find(P);
+  if (!B || P + Size > B->Base + B->Size) {
+    error("write of %llu bytes to %p outside any hetero buffer",
+          (unsigned long long)Size, TgtPtr);
+    return false;
+  }
+  uint64_t Off = P - B->Base;
+  std::memcpy(TgtPtr, Src, Size);
+  forgetSlots(*B, Off, Off + Size);
+  // A pointer-sized write of a hetero address is a pointer attachment.
+  if (Size == sizeof(void *)) {
+    uintptr_t Value;
+    std::memcpy(&Value, Src, sizeof(Value));
+    if (Value && find(Value))
+      B->PointerSlots[Off] = Value;
+  }
+  markWritten(HostNode, *B, Off, Off + Size);
+  return true;
+}
+
+bool DataLayer::read(void *Dst, const void *TgtPtr, uint64_t Size) {
+  Lock L(Mutex);
+  uintptr_t P = reinterpret_cast<uintptr_t>(TgtPtr);
+  Buffer *B = find(P);
+  if (!B || P + Size > B->Base + B->Size) {
+    error("read of %llu bytes from %p outside any hetero buffer",
+          (unsigned long long)Size, TgtPtr);
+    return false;
+  }
+  uint64_t Off = P - B->Base;
+  if (!makeValid(HostNode, *B, Off, Off + Size))
+    return false;
+  std::memcpy(Dst, TgtPtr, Size);
+  return true;
+}
+
+bool DataLayer::copy(void *DstPtr, const void *SrcPtr, uint64_t Size) {
+  Lock L(Mutex);
+  uintptr_t S = reinterpret_cast<uintptr_t>(SrcPtr);
+  uintptr_t D = reinterpret_cast<uintptr_t>(DstPtr);
+  Buffer *SB = find(S), *DB = find(D);
+  if (!SB || !DB || S + Size > SB->Base + SB->Size ||
+      D + Size > DB->Base + DB->Size) {
+    error("device-to-device copy of %llu bytes outside hetero buffers",
+          (unsigned long long)Size);
+    return false;
+  }
+  if (!makeValid(HostNode, *SB, S - SB->Base, S - SB->Base + Size))
+    return false;
+  std::memmove(DstPtr, SrcPtr, Size);
+  uint64_t Off = D - DB->Base;
+  forgetSlots(*DB, Off, Off + Size);
+  markWritten(HostNode, *DB, Off, Off + Size);
+  return true;
+}
+
+bool DataLayer::ensureStorage(NodeId N, Buffer &B) {
+  if (B.NodePtr[N])
+    return true;
+  void *P = Nodes[N]->allocate(B.Size ? B.Size : 1);
+  if (!P) {
+    error("out of memory on %s: cannot allocate %llu bytes",
+          Nodes[N]->name().c_str(), (unsigned long long)B.Size);
+    return false;
+  }
+  B.NodePtr[N] = P;
+  return true;
+}
+
+uintptr_t DataLayer::translate(NodeId N, uintptr_t P, bool &Ok) {
+  Lock L(Mutex);
+  Ok = true;
+  if (N == HostNode || !P)
+    return P;
+  Buffer *B = find(P);
+  if (!B)
+    return P;
+  if (!ensureStorage(N, *B)) {
+    Ok = false;
+    return 0;
+  }
+  return reinterpret_cast<uintptr_t>(B->NodePtr[N]) + (P - B->Base);
+}
+
+bool DataLayer::fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo, uint64_t Hi) {
+  auto It = B.PointerSlots.lower_bound(Lo);
+  for (; It != B.PointerSlots.end() && It->first + sizeof(void *) <= Hi; ++It) {
+    bool Ok;
+    uintptr_t Value = translate(N, It->second, Ok);
+    if (!Ok)
+      return false;
+    char *Slot = static_cast<char *>(B.NodePtr[N]) + It->first;
+    if (!Nodes[N]->storePointer(Slot, reinterpret_cast<void *>(Value)))
+      return false;
+  }
+  return true;
+}
+
+bool DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
+                          uint64_t Hi) {
+  uint64_t Len = Hi - Lo;
+  char *SrcP = static_cast<char *>(B.NodePtr[Src]) + Lo;
+  char *DstP = static_cast<char *>(B.NodePtr[Dst]) + Lo;
+  bool Ok;
+  if (Src == HostNode) {
+    Ok = Nodes[Dst]->copyFromHost(DstP, SrcP, Len);
+    Stats.BytesH2D += Len;
+  } else if (Dst == HostNode) {
+    Ok = Nodes[Src]->copyToHost(DstP, SrcP, Len);
+    Stats.BytesD2H += Len;
+  } else if (Nodes[Dst]->copyFromPeer(DstP, *Nodes[Src], SrcP, Len)) {
+    Ok = true;
+    Stats.BytesD2D += Len;
+  } else {
+    // No direct path: stage through the host copy, which becomes valid too.
+    Ok = copyRange(B, Src, HostNode, Lo, Hi);
+    if (Ok) {
+      B.Valid[HostNode].insert(Lo, Hi);
+      Ok = copyRange(B, HostNode, Dst, Lo, Hi);
+    }
+    return Ok;
+  }
+  if (!Ok) {
+    error("copy of %llu bytes from %s to %s failed", (unsigned long long)Len,
+          Nodes[Src]->name().c_str(), Nodes[Dst]->name().c_str());
+    return false;
+  }
+  return fixPointerSlots(B, Dst, Lo, Hi);
+}
+
+bool DataLayer::makeValid(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
+  Lock L(Mutex);
+  NodeId Dst = effectiveNode(B, N);
+  Hi = std::min(Hi, B.Size);
+  if (B.Valid[Dst].contains(Lo, Hi))
+    return true;
+  if (!ensureStorage(Dst, B))
+    return false;
+  std::vector<Range> Missing = B.Valid[Dst].missing(Lo, Hi);
+  // Sources in order of preference: nodes of the destination's kind (peer
+  // copies between GPUs), then the host, then the rest (staged).
+  std::vector<NodeId> Order;
+  NodeKind DstKind = Nodes[Dst]->kind();
+  for (NodeId S = 1; S < numNodes(); ++S)
+    if (S != Dst && Nodes[S]->kind() == DstKind && !B.AliasesHost[S])
+      Order.push_back(S);
+  if (Dst != HostNode)
+    Order.push_back(HostNode);
+  for (NodeId S = 1; S < numNodes(); ++S)
+    if (S != Dst && Nodes[S]->kind() != DstKind && !B.AliasesHost[S])
+      Order.push_back(S);
+  for (NodeId S : Order) {
+    std::vector<Range> StillMissing;
+    for (const Range &M : Missing) {
+      uint64_t Cursor = M.Lo;
+      for (const Range &Have : B.Valid[S].intersect(M.Lo, M.Hi)) {
+        if (Have.Lo > Cursor)
+          StillMissing.push_back({Cursor, Have.Lo});
+        if (!copyRange(B, S, Dst, Have.Lo, Have.Hi))
+          return false;
+        B.Valid[Dst].insert(Have.Lo, Have.Hi);
+        Cursor = Have.Hi;
+      }
+      if (Cursor < M.Hi)
+        StillMissing.push_back({Cursor, M.Hi});
+    }
+    Missing.swap(StillMissing);
+    if (Missing.empty())
+      break;
+  }
+  // Bytes valid nowhere were never written: any contents will do, but the
+  // pointer slots among them must still be right for this node.
+  for (const Range &M : Missing) {
+    if (!fixPointerSlots(B, Dst, M.Lo, M.Hi))
+      return false;
+    B.Valid[Dst].insert(M.Lo, M.Hi);
+  }
+  return true;
+}
+
+void DataLayer::markWritten(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
+  Lock L(Mutex);
+  NodeId Dst = effectiveNode(B, N);
+  Hi = std::min(Hi, B.Size);
+  for (NodeId S = 0; S < numNodes(); ++S)
+    if (S != Dst)
+      B.Valid[S].erase(Lo, Hi);
+  B.Valid[Dst].insert(Lo, Hi);
+}
+
+std::vector<Buffer *> DataLayer::closure(const std::vector<uintptr_t> &Roots) {
+  Lock L(Mutex);
+  std::vector<Buffer *> Out;
+  std::set<Buffer *> Seen;
+  for (uintptr_t P : Roots)
+    if (Buffer *B = find(P); B && Seen.insert(B).second)
+      Out.push_back(B);
+  for (size_t I = 0; I < Out.size(); ++I)
+    for (const auto &[Off, Value] : Out[I]->PointerSlots)
+      if (Buffer *B = find(Value); B && Seen.insert(B).second)
+        Out.push_back(B);
+  return Out;
+}
+
+bool DataLayer::acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
+                             std::vector<Buffer *> &Touched) {
+  Lock L(Mutex);
+  Touched = closure(Args);
+  for (Buffer *B : Touched) {
+    if (B->HostResident)
+      markWritten(HostNode, *B, 0, B->Size);
+    if (!makeValid(N, *B, 0, B->Size))
+      return false;
+  }
+  for (uintptr_t &A : Args) {
+    bool Ok;
+    A = translate(N, A, Ok);
+    if (!Ok)
+      return false;
+  }
+  return true;
+}
+
+void DataLayer::releaseWhole(NodeId N, const std::vector<Buffer *> &Touched) {
+  Lock L(Mutex);
+  for (Buffer *B : Touched) {
+    markWritten(N, *B, 0, B->Size);
+    if (B->HostResident)
+      makeValid(HostNode, *B, 0, B->Size);
+  }
+}
+
+bool DataLayer::discardNode(NodeId N, const std::vector<Buffer *> &Touched) {
+  Lock L(Mutex);
+  for (Buffer *B : Touched) {
+    NodeId Own = effectiveNode(*B, N);
+    for (const Range &R : B->Valid[Own].ranges()) {
+      RangeSet Elsewhere;
+      for (NodeId S = 0; S < numNodes(); ++S)
+        if (S != Own)
+          for (const Range &H : B->Valid[S].intersect(R.Lo, R.Hi))
+            Elsewhere.insert(H.Lo, H.Hi);
+      if (!Elsewhere.contains(R.Lo, R.Hi))
+        return false;
+    }
+  }
+  for (Buffer *B : Touched)
+    B->Valid[effectiveNode(*B, N)].clear();
+  return true;
+}
+
+void DataLayer::setHostResident(void *Ptr) {
+  Lock L(Mutex);
+  if (Buffer *B = find(reinterpret_cast<uintptr_t>(Ptr)))
+    B->HostResident = true;
+}
+
+} // namespace hetero

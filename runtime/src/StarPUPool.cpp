@@ -1,0 +1,107 @@
+//===- StarPUPool.cpp - The StarPU workers behind the device --------------===//
+#include "hetero/StarPUPool.h"
+
+#include "hetero/Log.h"
+
+#include <sched.h>
+#include <starpu.h>
+
+#include <cstdlib>
+
+namespace hetero {
+
+int availableCores() {
+  cpu_set_t Set;
+  if (sched_getaffinity(0, sizeof(Set), &Set) == 0)
+    return CPU_COUNT(&Set);
+  return 1;
+}
+
+namespace {
+struct Closure {
+  const std::function<bool()> *Fn;
+  bool Result = false;
+};
+
+void trampoline(void ** /*Buffers*/, void *Arg) {
+  auto *C = static_cast<Closure *>(Arg);
+  C->Result = (*C->Fn)();
+}
+
+struct starpu_codelet makeCodelet() {
+  struct starpu_codelet Cl;
+  starpu_codelet_init(&Cl);
+  Cl.where = STARPU_CPU | STARPU_CUDA;
+  Cl.cpu_funcs[0] = trampoline;
+  Cl.cuda_funcs[0] = trampoline;
+  Cl.nbuffers = 0;
+  Cl.name = "hetero_kernel";
+  return Cl;
+}
+
+struct starpu_codelet Codelet = makeCodelet();
+} // namespace
+
+bool StarPUPool::start(const Config &C, std::string &Err) {
+  if (Started)
+    return true;
+  // Kernels on the CPU member fork their own OpenMP threads: StarPU must not
+  // pin its worker threads (the threads would inherit one core). The user's
+  // own settings win.
+  setenv("STARPU_WORKERS_NOBIND", "1", /*overwrite=*/0);
+  if (infoLevel() < 2)
+    setenv("STARPU_SILENT", "1", 0);
+  struct starpu_conf Conf;
+  starpu_conf_init(&Conf);
+  if (!getenv("STARPU_NCPU") && !getenv("STARPU_NCPUS"))
+    Conf.ncpus = C.NumCpus;
+  if (!getenv("STARPU_NCUDA"))
+    Conf.ncuda = C.NumGpus;
+  Conf.nopencl = 0;
+  Conf.nmic = 0;
+  Conf.nmpi_ms = 0;
+  int Ret = starpu_init(&Conf);
+  if (Ret != 0) {
+    Err = Ret == -ENODEV ? "StarPU found no worker" : "starpu_init failed";
+    return false;
+  }
+  Started = true;
+  Workers.clear();
+  for (unsigned Id = 0; Id < starpu_worker_get_count(); ++Id) {
+    Worker W;
+    W.Id = static_cast<int>(Id);
+    W.IsCuda = starpu_worker_get_type(Id) == STARPU_CUDA_WORKER;
+    W.DeviceId = W.IsCuda ? starpu_worker_get_devid(Id) : -1;
+    if (W.IsCuda || starpu_worker_get_type(Id) == STARPU_CPU_WORKER)
+      Workers.push_back(W);
+  }
+  return true;
+}
+
+void StarPUPool::stop() {
+  if (!Started)
+    return;
+  starpu_shutdown();
+  Started = false;
+  Workers.clear();
+}
+
+bool StarPUPool::runOn(int Id, const std::function<bool()> &Fn) {
+  if (!Started)
+    return false;
+  Closure C{&Fn};
+  struct starpu_task *T = starpu_task_create();
+  T->cl = &Codelet;
+  T->cl_arg = &C;
+  T->execute_on_a_specific_worker = 1;
+  T->workerid = static_cast<unsigned>(Id);
+  T->synchronous = 1;
+  int Ret = starpu_task_submit(T);
+  if (Ret != 0) {
+    error("StarPU refused a task for worker %d (%d)", Id, Ret);
+    return false;
+  }
+  return C.Result;
+}
+
+} // namespace hetero

@@ -1,0 +1,57 @@
+# lit suite of hetero: every case is compiled with build/bin/clang
+# -fopenmp -fopenmp-targets=hetero, run under LIBOMPTARGET_PLUGIN=hetero and
+# compared with the host-fallback run of the same binary
+# (OMP_TARGET_OFFLOAD=DISABLED), then FileCheck'ed.
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "hetero"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".c", ".cpp"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+
+
+for var in ["HOME", "PATH", "TMPDIR", "CUDA_VISIBLE_DEVICES", "HETERO_INFO",
+            "STARPU_HOME", "LD_LIBRARY_PATH"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+# One GPU architecture is enough for the tests and halves compile time; the
+# GPU machine's own architecture is probed when it has one.
+def gpu_archs():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return []
+    try:
+        out = subprocess.run([smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=60).stdout
+    except Exception:
+        return []
+    return ["sm_" + line.strip().replace(".", "") for line in out.splitlines() if line.strip()]
+
+archs = gpu_archs()
+if archs:
+    config.available_features.add("gpu")
+    lit_config.note("GPU tests enabled: %s" % ", ".join(sorted(set(archs))))
+else:
+    lit_config.note("no GPU on this machine: tests marked REQUIRES: gpu are skipped")
+config.environment["HETERO_OFFLOAD_ARCH"] = os.environ.get(
+    "HETERO_OFFLOAD_ARCH", ",".join(sorted(set(archs))) or "sm_90")
+
+clang = os.path.join(config.hetero_bin_dir, "clang")
+clangxx = os.path.join(config.hetero_bin_dir, "clang++")
+flags = "-O2 -fopenmp -fopenmp-targets=hetero"
+config.substitutions.append(("%clangxx-hetero", "%s %s" % (clangxx, flags)))
+config.substitutions.append(("%clang-hetero", "%s %s" % (clang, flags)))
+config.substitutions.append(("%clang-driver", clang))
+config.substitutions.append(("%run-hetero", "env LIBOMPTARGET_PLUGIN=hetero"))
+config.substitutions.append(("%run-stock", "env -u LIBOMPTARGET_PLUGIN"))
+config.substitutions.append(("%run-fallback", "env OMP_TARGET_OFFLOAD=DISABLED"))
+config.substitutions.append(
+    ("%compare-fallback", os.path.join(config.test_source_root, "Inputs", "compare-with-fallback.sh")))
+config.substitutions.append(("%FileCheck", os.path.join(config.hetero_llvm_bin_dir, "FileCheck")))
+config.substitutions.append(("%not", os.path.join(config.hetero_llvm_bin_dir, "not")))

@@ -1,0 +1,209 @@
+//===- DataLayerTest.cpp - Coherence over simulated memory nodes ----------===//
+#include "hetero/DataLayer.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+#include <thread>
+#include <vector>
+
+using namespace hetero;
+
+namespace {
+
+/// A simulated node that runs out of memory after Budget bytes.
+class SmallNodeOps : public SimulatedNodeOps {
+public:
+  SmallNodeOps(int Index, size_t Budget) : SimulatedNodeOps(Index), Budget(Budget) {}
+  void *allocate(size_t Size) override {
+    if (Size > Budget)
+      return nullptr;
+    Budget -= Size;
+    return SimulatedNodeOps::allocate(Size);
+  }
+
+private:
+  size_t Budget;
+};
+
+struct Fixture : ::testing::Test {
+  DataLayer L;
+  NodeId A = L.addNode(std::make_unique<SimulatedNodeOps>(0));
+  NodeId B = L.addNode(std::make_unique<SimulatedNodeOps>(1));
+
+  std::vector<int> iota(size_t N, int Start = 0) {
+    std::vector<int> V(N);
+    std::iota(V.begin(), V.end(), Start);
+    return V;
+  }
+  int *nodeView(NodeId N, void *P) {
+    bool Ok;
+    return reinterpret_cast<int *>(L.translate(N, reinterpret_cast<uintptr_t>(P), Ok));
+  }
+};
+
+} // namespace
+
+TEST_F(Fixture, WriteReadRoundTrip) {
+  auto V = iota(1000);
+  void *P = L.allocate(V.size() * sizeof(int));
+  ASSERT_NE(P, nullptr);
+  ASSERT_TRUE(L.write(P, V.data(), V.size() * sizeof(int)));
+  std::vector<int> Back(V.size());
+  ASSERT_TRUE(L.read(Back.data(), P, Back.size() * sizeof(int)));
+  EXPECT_EQ(Back, V);
+  EXPECT_EQ(L.stats().BytesH2D, 0u); // never left the host
+  EXPECT_TRUE(L.release(P));
+  EXPECT_FALSE(L.release(P));
+}
+
+TEST_F(Fixture, KernelOnNodeCopiesOnlyWhatIsMissing) {
+  auto V = iota(1024);
+  const uint64_t Bytes = V.size() * sizeof(int);
+  void *P = L.allocate(Bytes);
+  L.write(P, V.data(), Bytes);
+  Buffer *Buf = L.find(reinterpret_cast<uintptr_t>(P));
+  ASSERT_TRUE(L.makeValid(A, *Buf, 0, Bytes));
+  EXPECT_EQ(L.stats().BytesH2D, Bytes);
+  // Valid already: nothing moves.
+  ASSERT_TRUE(L.makeValid(A, *Buf, 0, Bytes));
+  EXPECT_EQ(L.stats().BytesH2D, Bytes);
+  // Node A "writes" the upper half; the host copy of it is now stale.
+  int *OnA = nodeView(A, P);
+  for (int I = 512; I < 1024; ++I)
+    OnA[I] = -I;
+  L.markWritten(A, *Buf, 512 * sizeof(int), Bytes);
+  // B reads everything: peers are preferred over the host, so all of it
+  // comes straight from A (a peer copy); nothing more from the host.
+  ASSERT_TRUE(L.makeValid(B, *Buf, 0, Bytes));
+  EXPECT_EQ(L.stats().BytesH2D, Bytes);
+  EXPECT_EQ(L.stats().BytesD2D, Bytes);
+  int *OnB = nodeView(B, P);
+  EXPECT_EQ(OnB[3], 3);
+  EXPECT_EQ(OnB[700], -700);
+  // The host reads back exactly the stale half.
+  std::vector<int> Back(V.size());
+  ASSERT_TRUE(L.read(Back.data(), P, Bytes));
+  EXPECT_EQ(L.stats().BytesD2H, Bytes / 2);
+  EXPECT_EQ(Back[700], -700);
+  EXPECT_EQ(Back[100], 100);
+}
+
+TEST_F(Fixture, NeverWrittenBytesAreNotCopied) {
+  void *P = L.allocate(4096);
+  Buffer *Buf = L.find(reinterpret_cast<uintptr_t>(P));
+  ASSERT_TRUE(L.makeValid(A, *Buf, 0, 4096));
+  EXPECT_EQ(L.stats().BytesH2D, 0u);
+}
+
+TEST_F(Fixture, PointerSlotsAreTranslatedPerNode) {
+  // struct { int *Data; } S; with S.Data attached to a mapped array.
+  void *Arr = L.allocate(16 * sizeof(int));
+  auto V = iota(16, 100);
+  L.write(Arr, V.data(), 16 * sizeof(int));
+  void *S = L.allocate(sizeof(void *));
+  ASSERT_TRUE(L.write(S, &Arr, sizeof(void *)));
+
+  std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(S)};
+  std::vector<Buffer *> Touched;
+  ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
+  EXPECT_EQ(Touched.size(), 2u); // the struct and the array it points to
+  int **OnA = reinterpret_cast<int **>(Args[0]);
+  EXPECT_NE(reinterpret_cast<void *>(OnA), S);
+  EXPECT_EQ((*OnA)[5], 105); // the pointer inside points into A's copy
+  EXPECT_EQ(reinterpret_cast<void *>(*OnA),
+            reinterpret_cast<void *>(nodeView(A, Arr)));
+  (*OnA)[5] = 7;
+  L.releaseWhole(A, Touched);
+  // Back on the host the slot holds the host address again.
+  void *Back = nullptr;
+  ASSERT_TRUE(L.read(&Back, S, sizeof(void *)));
+  EXPECT_EQ(Back, Arr);
+  int X;
+  ASSERT_TRUE(L.read(&X, static_cast<int *>(Arr) + 5, sizeof(int)));
+  EXPECT_EQ(X, 7);
+}
+
+TEST_F(Fixture, OutOfMemoryNodeFailsCleanly) {
+  NodeId Small = L.addNode(std::make_unique<SmallNodeOps>(2, 1024));
+  void *P = L.allocate(1 << 20);
+  std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(P)};
+  std::vector<Buffer *> Touched;
+  EXPECT_FALSE(L.acquireWhole(Small, Args, Touched));
+  // The host copy is untouched and still usable elsewhere.
+  Args = {reinterpret_cast<uintptr_t>(P)};
+  EXPECT_TRUE(L.acquireWhole(A, Args, Touched));
+}
+
+TEST_F(Fixture, DiscardRefusesToDropTheOnlyCopy) {
+  auto V = iota(64);
+  void *P = L.allocate(64 * sizeof(int));
+  L.write(P, V.data(), 64 * sizeof(int));
+  std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(P)};
+  std::vector<Buffer *> Touched;
+  ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
+  EXPECT_TRUE(L.discardNode(A, Touched)); // the host still has it
+  Args = {reinterpret_cast<uintptr_t>(P)}; // acquire translated them
+  ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
+  L.releaseWhole(A, Touched); // now only A holds it
+  EXPECT_FALSE(L.discardNode(A, Touched));
+}
+
+TEST_F(Fixture, HostResidentBuffersFollowTheHost) {
+  void *P = L.allocate(sizeof(int));
+  L.setHostResident(P);
+  int One = 1;
+  std::memcpy(P, &One, sizeof(int)); // the host writes it directly
+  std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(P)};
+  std::vector<Buffer *> Touched;
+  ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
+  int *OnA = reinterpret_cast<int *>(Args[0]);
+  EXPECT_EQ(*OnA, 1);
+  *OnA = 2;
+  L.releaseWhole(A, Touched);
+  EXPECT_EQ(*static_cast<int *>(P), 2); // copied back at once
+  int Three = 3;
+  std::memcpy(P, &Three, sizeof(int));
+  Args = {reinterpret_cast<uintptr_t>(P)};
+  ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
+  EXPECT_EQ(*reinterpret_cast<int *>(Args[0]), 3);
+}
+
+TEST_F(Fixture, ExternalGlobalsAliasingTheHost) {
+  static int Global = 42;
+  L.registerExternal(&Global, sizeof(Global));
+  L.setExternalNodeStorage(&Global, A, &Global); // same image on node A
+  std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(&Global)};
+  std::vector<Buffer *> Touched;
+  ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
+  EXPECT_EQ(Args[0], reinterpret_cast<uintptr_t>(&Global) /* no copy */);
+  EXPECT_EQ(L.stats().BytesH2D, 0u);
+  EXPECT_FALSE(L.release(&Global)); // not ours to free
+}
+
+// Several host threads moving data at once (run under TSan too).
+TEST_F(Fixture, ConcurrentWritersAndReaders) {
+  constexpr int Threads = 4, Elems = 4096;
+  std::vector<void *> Bufs(Threads);
+  for (auto &P : Bufs)
+    P = L.allocate(Elems * sizeof(int));
+  std::vector<std::thread> Ts;
+  for (int T = 0; T < Threads; ++T)
+    Ts.emplace_back([&, T] {
+      auto V = iota(Elems, T * Elems);
+      for (int Rep = 0; Rep < 20; ++Rep) {
+        L.write(Bufs[T], V.data(), Elems * sizeof(int));
+        std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(Bufs[T])};
+        std::vector<Buffer *> Touched;
+        NodeId N = T % 2 ? A : B;
+        ASSERT_TRUE(L.acquireWhole(N, Args, Touched));
+        L.releaseWhole(N, Touched);
+        std::vector<int> Back(Elems);
+        ASSERT_TRUE(L.read(Back.data(), Bufs[T], Elems * sizeof(int)));
+        ASSERT_EQ(Back, V);
+      }
+    });
+  for (auto &T : Ts)
+    T.join();
+}
