@@ -88,10 +88,13 @@ public:
     return Images.groupOf(Image) != nullptr;
   }
   int32_t is_device_initialized(int32_t DeviceId) const override {
-    return DeviceId == 0 && Initialized;
+    return DeviceId == 0 && DeviceInitialized;
   }
   int32_t init_device(int32_t DeviceId) override {
-    return DeviceId == 0 ? OFFLOAD_SUCCESS : OFFLOAD_FAIL;
+    if (DeviceId != 0 || !Initialized)
+      return OFFLOAD_FAIL;
+    DeviceInitialized = true;
+    return OFFLOAD_SUCCESS;
   }
   int32_t load_binary(int32_t DeviceId, __tgt_device_image *TgtImage,
                       __tgt_device_binary *Binary) override;
@@ -199,6 +202,7 @@ private:
              const KernelArgsTy &KernelArgs);
 
   bool Initialized = false;
+  bool DeviceInitialized = false;
   std::unique_ptr<GenericPluginTy> Cuda, Host;
   int NumCudaDevices = 0;
   std::vector<bool> CudaUsable;
@@ -325,13 +329,14 @@ llvm::Error HeteroPluginTy::deinit() {
       llvm::consumeError(std::move(Err));
   if (auto Err = Host->deinit())
     llvm::consumeError(std::move(Err));
-  Initialized = false;
+  Initialized = DeviceInitialized = false;
   return llvm::Error::success();
 }
 
 int32_t HeteroPluginTy::is_plugin_compatible(__tgt_device_image *Image) {
   // The back ends only read the ELF header here; they need not be started.
   uint16_t Machine = elfMachine(Image);
+  info(3, "image %p: ELF machine %u", Image->ImageStart, Machine);
   if (Machine == llvm::ELF::EM_X86_64) {
     Images.add(Image, ImageKind::Host);
     return true;
@@ -346,6 +351,7 @@ int32_t HeteroPluginTy::is_plugin_compatible(__tgt_device_image *Image) {
 int32_t HeteroPluginTy::load_binary(int32_t, __tgt_device_image *TgtImage,
                                     __tgt_device_binary *Binary) {
   ImageGroup *G = Images.groupOf(TgtImage);
+  info(3, "load_binary %p: %s", TgtImage->ImageStart, G ? "known" : "unknown");
   if (!G)
     return OFFLOAD_FAIL;
   if (!G->Loaded) {

@@ -7,6 +7,7 @@
 #include <starpu.h>
 
 #include <cstdlib>
+#include <mutex>
 
 namespace hetero {
 
@@ -28,18 +29,21 @@ void trampoline(void ** /*Buffers*/, void *Arg) {
   C->Result = (*C->Fn)();
 }
 
-struct starpu_codelet makeCodelet() {
-  struct starpu_codelet Cl;
-  starpu_codelet_init(&Cl);
-  Cl.where = STARPU_CPU | STARPU_CUDA;
-  Cl.cpu_funcs[0] = trampoline;
-  Cl.cuda_funcs[0] = trampoline;
-  Cl.nbuffers = 0;
-  Cl.name = "hetero_kernel";
-  return Cl;
-}
+// Filled in place: the struct has deprecated members that a copy would touch.
+struct starpu_codelet Codelet;
+std::once_flag CodeletOnce;
 
-struct starpu_codelet Codelet = makeCodelet();
+struct starpu_codelet *codelet() {
+  std::call_once(CodeletOnce, [] {
+    starpu_codelet_init(&Codelet);
+    Codelet.where = STARPU_CPU | STARPU_CUDA;
+    Codelet.cpu_funcs[0] = trampoline;
+    Codelet.cuda_funcs[0] = trampoline;
+    Codelet.nbuffers = 0;
+    Codelet.name = "hetero_kernel";
+  });
+  return &Codelet;
+}
 } // namespace
 
 bool StarPUPool::start(const Config &C, std::string &Err) {
@@ -91,7 +95,7 @@ bool StarPUPool::runOn(int Id, const std::function<bool()> &Fn) {
     return false;
   Closure C{&Fn};
   struct starpu_task *T = starpu_task_create();
-  T->cl = &Codelet;
+  T->cl = codelet();
   T->cl_arg = &C;
   T->execute_on_a_specific_worker = 1;
   T->workerid = static_cast<unsigned>(Id);

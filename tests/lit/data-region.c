@@ -12,7 +12,7 @@
 // RUN: env HETERO_SIMULATE=2 HETERO_MEMBER=sim:1 %run-hetero %t separate | %FileCheck %s --check-prefixes=CHECK,SEP
 // SEP: host copy of c untouched inside the region: ok
 // SEP: device kept its copy of a: ok
-// CHECK: sum a=499500 b=1000 c=1499500 d=998000
+// CHECK: sum a=499500 b=1000 c=1499500 d=997000
 // CHECK: c values: ok
 // CHECK: d values: ok
 // CHECK: a unchanged: ok
