@@ -197,6 +197,7 @@ public:
 
 private:
   void initCuda();
+  void initCudaDevices();
   void initMembers();
   bool runOn(const Member &M, HeteroKernel &K, std::vector<uintptr_t> &Args,
              const KernelArgsTy &KernelArgs);
@@ -218,6 +219,7 @@ private:
 llvm::Error HeteroPluginTy::init() {
   if (Initialized)
     return llvm::Error::success();
+  installCrashHandler();
   Layer = std::make_unique<DataLayer>();
   Host.reset(createPlugin_host());
   if (auto Err = Host->init())
@@ -248,6 +250,11 @@ void HeteroPluginTy::initCuda() {
   if (NumCudaDevices == 0)
     info(1, "no CUDA device found: the pool has CPU cores only");
   CudaUsable.assign(NumCudaDevices, false);
+}
+
+// After StarPU: its first start calibrates the bus and resets each device's
+// primary context, which would pull the context from under the cuda plugin.
+void HeteroPluginTy::initCudaDevices() {
   for (int D = 0; D < NumCudaDevices; ++D) {
     if (Cuda->init_device(D) != OFFLOAD_SUCCESS) {
       error("GPU %d failed to initialise; the pool carries on without it", D);
@@ -258,9 +265,7 @@ void HeteroPluginTy::initCuda() {
 }
 
 void HeteroPluginTy::initMembers() {
-  int NumGpus = 0;
-  for (bool U : CudaUsable)
-    NumGpus += U;
+  int NumGpus = NumCudaDevices;
   int NumSim = std::max(0, envInt("HETERO_SIMULATE", 0));
   // One core reserved per GPU for its driver thread; the rest are CPU
   // workers: the simulated accelerators and the CPU pool.
@@ -272,6 +277,7 @@ void HeteroPluginTy::initMembers() {
   bool HavePool = Pool.start(C, Err);
   if (!HavePool)
     error("StarPU did not start (%s); kernels run on the calling thread", Err.c_str());
+  initCudaDevices();
 
   std::vector<int> CpuWorkers;
   std::map<int, int> CudaWorker; // device -> worker
@@ -498,11 +504,14 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
     const Member &M = *Choice.Order[I];
     std::vector<uintptr_t> Translated = Args;
     std::vector<Buffer *> Touched;
+    info(2, "launch %s: moving its data to %s", K.Name.c_str(), M.name().c_str());
     if (!Layer->acquireWhole(M.Node, Translated, Touched)) {
       warning("kernel %s does not fit on %s; trying the next member",
               K.Name.c_str(), M.name().c_str());
       continue;
     }
+    info(2, "launch %s: %zu buffers on %s, running", K.Name.c_str(),
+         Touched.size(), M.name().c_str());
     if (runOn(M, K, Translated, *KernelArgs)) {
       Layer->releaseWhole(M.Node, Touched);
       info(1, "launch %s on %s (whole kernel: %s)", K.Name.c_str(),

@@ -1,10 +1,13 @@
 //===- Log.cpp - Messages of the hetero runtime ---------------------------===//
 #include "hetero/Log.h"
 
+#include <csignal>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <execinfo.h>
 #include <mutex>
+#include <unistd.h>
 
 namespace hetero {
 
@@ -49,6 +52,25 @@ void warning(const char *Fmt, ...) {
   va_start(Args, Fmt);
   emit("warning: ", Fmt, Args);
   va_end(Args);
+}
+
+static void onFatalSignal(int Sig) {
+  static const char Msg[] = "hetero: fatal signal; backtrace:\n";
+  ssize_t Ignored = write(STDERR_FILENO, Msg, sizeof(Msg) - 1);
+  (void)Ignored;
+  void *Frames[64];
+  int N = backtrace(Frames, 64);
+  backtrace_symbols_fd(Frames, N, STDERR_FILENO);
+  signal(Sig, SIG_DFL);
+  raise(Sig);
+}
+
+void installCrashHandler() {
+  const char *S = getenv("HETERO_BACKTRACE");
+  if (!S || atoi(S) == 0)
+    return;
+  for (int Sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    signal(Sig, onFatalSignal);
 }
 
 } // namespace hetero

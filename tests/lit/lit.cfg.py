@@ -16,7 +16,7 @@ config.test_source_root = os.path.dirname(__file__)
 
 
 for var in ["HOME", "PATH", "TMPDIR", "CUDA_VISIBLE_DEVICES", "HETERO_INFO",
-            "STARPU_HOME", "LD_LIBRARY_PATH"]:
+            "STARPU_HOME", "LD_LIBRARY_PATH", "HETERO_LIT_PREBUILT"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -45,8 +45,15 @@ config.environment["HETERO_OFFLOAD_ARCH"] = os.environ.get(
 clang = os.path.join(config.hetero_bin_dir, "clang")
 clangxx = os.path.join(config.hetero_bin_dir, "clang++")
 flags = "-O2 -fopenmp -fopenmp-targets=hetero"
-config.substitutions.append(("%clangxx-hetero", "%s %s" % (clangxx, flags)))
-config.substitutions.append(("%clang-hetero", "%s %s" % (clang, flags)))
+# On a machine without a compiler (the GPU machines, from the bundle) the
+# programs come prebuilt: HETERO_LIT_PREBUILT=<dir> (tools/prebuild-lit.py).
+prebuilt = os.environ.get("HETERO_LIT_PREBUILT", "")
+wrap = ""
+if prebuilt:
+    wrap = "%s %s " % (os.path.join(config.test_source_root, "Inputs", "prebuilt-clang.sh"), prebuilt)
+    lit_config.note("programs are prebuilt, from %s" % prebuilt)
+config.substitutions.append(("%clangxx-hetero", "%s%s %s" % (wrap, clangxx, flags)))
+config.substitutions.append(("%clang-hetero", "%s%s %s" % (wrap, clang, flags)))
 config.substitutions.append(("%clang-driver", clang))
 config.substitutions.append(("%run-hetero", "env LIBOMPTARGET_PLUGIN=hetero"))
 config.substitutions.append(("%run-stock", "env -u LIBOMPTARGET_PLUGIN"))

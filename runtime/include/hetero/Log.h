@@ -19,6 +19,9 @@ void error(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 /// Prints "hetero: warning: <message>" on stderr, always.
 void warning(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/// With HETERO_BACKTRACE=1, a fatal signal prints a backtrace first.
+void installCrashHandler();
+
 } // namespace hetero
 
 #endif // HETERO_LOG_H

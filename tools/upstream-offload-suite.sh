@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs LLVM 19.1.7's own offload test suite (offload/test, x86_64 offload
+# target) twice on this machine: with the stock host plugin and with hetero
+# (CPU pool), and prints their pass/fail/unsupported counts side by side and
+# every test that fails only under hetero.
+#
+#   upstream-offload-suite.sh <build-dir> [lit args...]
+set -uo pipefail
+build=$(realpath "$1")
+shift
+suite=$build/_deps/offload-build/test/x86_64-pc-linux-gnu
+lit=$build/_deps/llvm-src/llvm/utils/lit/lit.py
+out=$build/upstream-offload
+mkdir -p "$out"
+for plugin in host hetero; do
+  echo "upstream-offload-suite: running with LIBOMPTARGET_PLUGIN=$plugin"
+  CHECK_OPENMP_ENV="LIBOMPTARGET_PLUGIN=$plugin" python3 "$lit" -sv "$@" \
+    --xunit-xml-output "$out/$plugin.xml" "$suite" >"$out/$plugin.log" 2>&1
+done
+python3 - "$out" <<'PY'
+import sys, xml.etree.ElementTree as ET
+out = sys.argv[1]
+res = {}
+for plugin in ("host", "hetero"):
+    r = {}
+    for tc in ET.parse("%s/%s.xml" % (out, plugin)).getroot().iter("testcase"):
+        name = tc.get("classname", "") + "/" + tc.get("name", "")
+        if tc.find("failure") is not None:
+            r[name] = "fail"
+        elif tc.find("skipped") is not None:
+            r[name] = "unsupported"
+        else:
+            r[name] = "pass"
+    res[plugin] = r
+print("%-12s %8s %8s %12s" % ("plugin", "pass", "fail", "unsupported"))
+for plugin in ("host", "hetero"):
+    v = list(res[plugin].values())
+    print("%-12s %8d %8d %12d" % (plugin, v.count("pass"), v.count("fail"), v.count("unsupported")))
+only = sorted(n for n, s in res["hetero"].items() if s == "fail" and res["host"].get(n) != "fail")
+print("\nfailing under hetero only (%d):" % len(only))
+for n in only:
+    print("  " + n)
+both = sorted(n for n, s in res["hetero"].items() if s == "fail" and res["host"].get(n) == "fail")
+print("\nfailing under both (%d):" % len(both))
+for n in both:
+    print("  " + n)
+PY
