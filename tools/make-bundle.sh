@@ -66,14 +66,17 @@ config.test_exec_root = "$here/lit/out"
 lit_config.load_config(config, "$here/lit/suite/lit.cfg.py")
 CFG
 nvidia-smi -L | tee "$res/gpus.txt"
-python3 "$here/lit/lit/lit.py" -v --order=lexical "$here/lit/suite/lit.site.cfg.py" 2>&1 | tee "$res/lit.txt"
+python3 "$here/lit/lit/lit.py" -v --order=lexical "$here/lit/suite" 2>&1 | tee "$res/lit.txt"
 lit_rc=${PIPESTATUS[0]}
 {
   for ex in "jacobi 2048 50" "himeno S 20" "nbody 16384 5" "cg 256 50"; do
     set -- $ex
     echo "== $ex"
     echo "-- stock cuda plugin"; env -u LIBOMPTARGET_PLUGIN "$here/bin/$1" "${@:2}"
-    echo "-- hetero";            LIBOMPTARGET_PLUGIN=hetero HETERO_INFO=1 "$here/bin/$1" "${@:2}"
+    echo "-- hetero (launches per member below)"
+    LIBOMPTARGET_PLUGIN=hetero HETERO_INFO=1 "$here/bin/$1" "${@:2}" 2>"$res/$1.info"
+    grep -v "hetero: launch" "$res/$1.info"
+    grep -o "hetero: launch .* on [a-z:0-9]*" "$res/$1.info" | awk '{print $NF}' | sort | uniq -c
   done
 } >"$res/examples.txt" 2>&1
 cat "$res/examples.txt"

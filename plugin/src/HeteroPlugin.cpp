@@ -75,7 +75,8 @@ public:
     return llvm::Triple::x86_64;
   }
   const char *getName() const override { return "hetero"; }
-  llvm::Expected<bool> isELFCompatible(uint32_t, llvm::StringRef) const override {
+  llvm::Expected<bool> isELFCompatible(uint32_t,
+                                       llvm::StringRef) const override {
     return true;
   }
 
@@ -185,7 +186,13 @@ public:
     if (Host)
       Host->set_info_flag(Level);
   }
-  int32_t set_device_identifier(int32_t, int32_t) override {
+  // OMPT callbacks of the back ends report the OpenMP device number: every
+  // back-end device stands for the one hetero device.
+  int32_t set_device_identifier(int32_t UserId, int32_t) override {
+    if (Host)
+      Host->set_device_identifier(UserId, 0);
+    for (int D = 0; D < NumCudaDevices; ++D)
+      Cuda->set_device_identifier(UserId, D);
     return OFFLOAD_SUCCESS;
   }
   int32_t use_auto_zero_copy(int32_t) override { return 0; }
@@ -224,8 +231,7 @@ llvm::Error HeteroPluginTy::init() {
   Host.reset(createPlugin_host());
   if (auto Err = Host->init())
     return Err;
-  if (Host->number_of_devices() < 1 ||
-      Host->init_device(0) != OFFLOAD_SUCCESS)
+  if (Host->number_of_devices() < 1 || Host->init_device(0) != OFFLOAD_SUCCESS)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "hetero: the host back end did not start");
   initCuda();
@@ -276,7 +282,8 @@ void HeteroPluginTy::initMembers() {
   std::string Err;
   bool HavePool = Pool.start(C, Err);
   if (!HavePool)
-    error("StarPU did not start (%s); kernels run on the calling thread", Err.c_str());
+    error("StarPU did not start (%s); kernels run on the calling thread",
+          Err.c_str());
   initCudaDevices();
 
   std::vector<int> CpuWorkers;
@@ -295,7 +302,8 @@ void HeteroPluginTy::initMembers() {
     M.Index = D;
     auto It = CudaWorker.find(D);
     if (HavePool && It == CudaWorker.end()) {
-      error("StarPU has no worker for GPU %d; the pool carries on without it", D);
+      error("StarPU has no worker for GPU %d; the pool carries on without it",
+            D);
       continue;
     }
     M.WorkerId = HavePool ? It->second : -1;
@@ -362,8 +370,8 @@ int32_t HeteroPluginTy::load_binary(int32_t, __tgt_device_image *TgtImage,
     return OFFLOAD_FAIL;
   if (!G->Loaded) {
     if (G->HostImage) {
-      G->HostLoaded = Host->load_binary(0, G->HostImage, &G->HostBinary) ==
-                      OFFLOAD_SUCCESS;
+      G->HostLoaded =
+          Host->load_binary(0, G->HostImage, &G->HostBinary) == OFFLOAD_SUCCESS;
       if (!G->HostLoaded)
         error("the x86_64 image did not load; CPU members cannot run it");
     } else {
@@ -386,7 +394,8 @@ int32_t HeteroPluginTy::load_binary(int32_t, __tgt_device_image *TgtImage,
         }
       }
       if (!G->CudaLoaded[D])
-        error("GPU %d cannot run this binary (%s); its kernels run elsewhere", D,
+        error("GPU %d cannot run this binary (%s); its kernels run elsewhere",
+              D,
               Compatible ? "image failed to load"
                          : "no NVPTX image for its architecture");
     }
@@ -504,7 +513,8 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
     const Member &M = *Choice.Order[I];
     std::vector<uintptr_t> Translated = Args;
     std::vector<Buffer *> Touched;
-    info(2, "launch %s: moving its data to %s", K.Name.c_str(), M.name().c_str());
+    info(2, "launch %s: moving its data to %s", K.Name.c_str(),
+         M.name().c_str());
     if (!Layer->acquireWhole(M.Node, Translated, Touched)) {
       warning("kernel %s does not fit on %s; trying the next member",
               K.Name.c_str(), M.name().c_str());
@@ -521,8 +531,8 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
     // The member's copies may be half written: drop them if every buffer
     // still has a valid copy elsewhere, then retry on the next member.
     if (!Layer->discardNode(M.Node, Touched)) {
-      error("kernel %s failed on %s and its data lived only there", K.Name.c_str(),
-            M.name().c_str());
+      error("kernel %s failed on %s and its data lived only there",
+            K.Name.c_str(), M.name().c_str());
       return OFFLOAD_FAIL;
     }
     const_cast<Member &>(M).Failed = true;

@@ -36,9 +36,10 @@ LaunchChoice chooseMembers(const std::vector<Member> &Members,
     for (const Member &M : Members)
       if (M.Kind == K && &M != Pinned && Usable(M)) {
         if (C.Reason.empty())
-          C.Reason = K == MemberKind::Gpu         ? "first GPU of the pool"
-                     : K == MemberKind::Simulated ? "first simulated accelerator"
-                                                  : "no accelerator: CPU pool";
+          C.Reason = K == MemberKind::Gpu ? "first GPU of the pool"
+                     : K == MemberKind::Simulated
+                         ? "first simulated accelerator"
+                         : "no accelerator: CPU pool";
         C.Order.push_back(&M);
       }
   if (!Pin.empty() && !Pinned && !C.Order.empty())

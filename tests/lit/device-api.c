@@ -1,9 +1,11 @@
 // Device queries under hetero: omp_get_num_devices() is 1 (the whole node is
 // one device, with or without simulated accelerators), the default device is
 // 0, omp_target_is_present and omp_get_mapped_ptr follow the mappings, and
-// kernels do not run on the initial device. The common part runs in host
-// fallback too; the device-specific values are printed with the argument
-// "dev" only, under hetero.
+// kernels do not run on the initial device; the pool lists the simulated
+// accelerators and HETERO_MEMBER pins a member (an unknown name is reported
+// and ignored). The common part runs in host fallback too; the
+// device-specific values are printed with the argument "dev" only, under
+// hetero.
 // RUN: %clang-hetero %s -o %t
 // RUN: %compare-fallback %t | %FileCheck %s
 // RUN: env HETERO_SIMULATE=2 %compare-fallback %t | %FileCheck %s
@@ -12,6 +14,8 @@
 // RUN: env HETERO_SIMULATE=3 HETERO_MEMBER=sim:2 %run-hetero %t dev | %FileCheck %s --check-prefix=DEV
 // RUN: env HETERO_INFO=1 %run-hetero %t dev 2>&1 >/dev/null | %FileCheck %s --check-prefix=POOL
 // RUN: env HETERO_INFO=1 HETERO_SIMULATE=2 %run-hetero %t dev 2>&1 >/dev/null | %FileCheck %s --check-prefix=POOL2
+// RUN: env HETERO_INFO=1 HETERO_MEMBER=nosuch:3 %run-hetero %t dev 2>&1 >/dev/null | %FileCheck %s --check-prefix=BADPIN
+// RUN: env HETERO_INFO=1 HETERO_SIMULATE=1 HETERO_MEMBER=cpu %run-hetero %t dev 2>&1 >/dev/null | %FileCheck %s --check-prefix=PINCPU
 // CHECK: result: sum=4950 ok
 // CHECK: done failures=0
 // DEV: num_devices=1
@@ -31,6 +35,9 @@
 // POOL: hetero: launch {{.*}} on {{(cpu|cuda:[0-9]+)}} (whole kernel:
 // POOL2: hetero: pool: {{(cuda:[0-9]+, )*}}sim:0, sim:1, cpu (
 // POOL2: hetero: launch {{.*}} on {{(sim:0|cuda:[0-9]+)}} (whole kernel:
+// BADPIN: hetero: launch {{.*}} on {{(cpu|cuda:[0-9]+)}} (whole kernel: {{.*}}(HETERO_MEMBER=nosuch:3 names no usable member))
+// PINCPU: hetero: pool: {{(cuda:[0-9]+, )*}}sim:0, cpu (
+// PINCPU: hetero: launch {{.*}} on cpu (whole kernel: pinned by HETERO_MEMBER)
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>

@@ -52,6 +52,9 @@ wrap = ""
 if prebuilt:
     wrap = "%s %s " % (os.path.join(config.test_source_root, "Inputs", "prebuilt-clang.sh"), prebuilt)
     lit_config.note("programs are prebuilt, from %s" % prebuilt)
+if not prebuilt:
+    config.available_features.add("compiler")
+config.substitutions.append(("%llvm-objdump", os.path.join(config.hetero_llvm_bin_dir, "llvm-objdump")))
 config.substitutions.append(("%clangxx-hetero", "%s%s %s" % (wrap, clangxx, flags)))
 config.substitutions.append(("%clang-hetero", "%s%s %s" % (wrap, clang, flags)))
 config.substitutions.append(("%clang-driver", clang))

@@ -1,6 +1,8 @@
 // Partial mappings: a section a[100:200] of a larger array, two disjoint
 // sections of one array mapped at once, a pointer into the middle of a mapped
-// section, and nested mappings where an inner construct maps a sub-section
+// section, one section used through a pointer and through the array (the
+// kernel argument of the latter is the array's base, before the mapped
+// bytes), and nested mappings where an inner construct maps a sub-section
 // of what an outer data region mapped (the outer copy must be reused). With
 // the argument "separate" (hetero only) it also checks that the inner
 // mapping copied nothing.
@@ -18,6 +20,7 @@
 // SEP: inner sub-section map reused the outer copy: ok
 // SEP: inner tofrom copied nothing back: ok
 // CHECK: nested mappings: sum=613545 ok
+// CHECK: section through a pointer and through the array: ok
 // CHECK: heap section: ok
 // CHECK: done failures=0
 // INFO: hetero: launch {{.*}} on {{(cpu|cuda:[0-9]+)}} (whole kernel:
@@ -137,6 +140,31 @@ int main(int argc, char **argv) {
     }
     printf("nested mappings: sum=%ld %s\n", s, ok ? "ok" : "FAIL");
     failures += !ok;
+  }
+
+  // One section used in one data region both through a pointer to its first
+  // element and through the array with the section's bounds: both name the
+  // same device copy.
+  for (int i = 0; i < N; ++i)
+    a[i] = i;
+#pragma omp target data map(tofrom : a[100:200])
+  {
+    int *first = &a[100];
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < 200; ++i)
+      first[i] += 1;
+#pragma omp target teams distribute parallel for map(tofrom : a[100:200])
+    for (int i = 100; i < 300; ++i)
+      a[i] *= 2;
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < 200; ++i)
+      first[i] += 3;
+  }
+  {
+    int ok = 1;
+    for (int i = 0; i < N; ++i)
+      ok &= a[i] == (i >= 100 && i < 300 ? 2 * (i + 1) + 3 : i);
+    check("section through a pointer and through the array", ok);
   }
 
   // Heap array: outer maps p[0:N], inner maps p[10:20] from a pointer that

@@ -15,7 +15,8 @@ namespace {
 /// A simulated node that runs out of memory after Budget bytes.
 class SmallNodeOps : public SimulatedNodeOps {
 public:
-  SmallNodeOps(int Index, size_t Budget) : SimulatedNodeOps(Index), Budget(Budget) {}
+  SmallNodeOps(int Index, size_t Budget)
+      : SimulatedNodeOps(Index), Budget(Budget) {}
   void *allocate(size_t Size) override {
     if (Size > Budget)
       return nullptr;
@@ -39,7 +40,8 @@ struct Fixture : ::testing::Test {
   }
   int *nodeView(NodeId N, void *P) {
     bool Ok;
-    return reinterpret_cast<int *>(L.translate(N, reinterpret_cast<uintptr_t>(P), Ok));
+    return reinterpret_cast<int *>(
+        L.translate(N, reinterpret_cast<uintptr_t>(P), Ok));
   }
 };
 
@@ -143,7 +145,7 @@ TEST_F(Fixture, DiscardRefusesToDropTheOnlyCopy) {
   std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(P)};
   std::vector<Buffer *> Touched;
   ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
-  EXPECT_TRUE(L.discardNode(A, Touched)); // the host still has it
+  EXPECT_TRUE(L.discardNode(A, Touched));  // the host still has it
   Args = {reinterpret_cast<uintptr_t>(P)}; // acquire translated them
   ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
   L.releaseWhole(A, Touched); // now only A holds it

@@ -13,7 +13,8 @@ namespace hetero {
 /// Verbosity from HETERO_INFO (0 when unset).
 int infoLevel();
 /// Prints "hetero: <message>" on stderr when HETERO_INFO >= Level.
-void info(int Level, const char *Fmt, ...) __attribute__((format(printf, 2, 3)));
+void info(int Level, const char *Fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /// Prints "hetero: error: <message>" on stderr, always.
 void error(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 /// Prints "hetero: warning: <message>" on stderr, always.

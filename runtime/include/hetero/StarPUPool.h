@@ -17,8 +17,8 @@ namespace hetero {
 class StarPUPool {
 public:
   struct Config {
-    int NumGpus = 0;    // CUDA devices the plugin could initialise
-    int NumCpus = 1;    // CPU workers
+    int NumGpus = 0; // CUDA devices the plugin could initialise
+    int NumCpus = 1; // CPU workers
   };
   struct Worker {
     int Id = -1;
