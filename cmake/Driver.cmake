@@ -1,7 +1,7 @@
 # build/bin/clang and build/bin/clang++: the entry points a user puts first on
 # PATH. See clang-patches/driver/hetero-clang.in.
 string(REPLACE ";" "," HETERO_GPU_ARCHS_COMMA "${HETERO_GPU_ARCHS}")
-foreach(pair "clang;clang-19" "clang++;clang++-19")
+foreach(pair "clang;clang-19" "clang++;clang++")
   list(GET pair 0 HETERO_DRIVER_NAME)
   list(GET pair 1 HETERO_CLANG_TOOL)
   configure_file(${CMAKE_SOURCE_DIR}/clang-patches/driver/hetero-clang.in

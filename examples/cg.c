@@ -31,6 +31,8 @@
 
 #include <omp.h>
 
+#include "example-util.h"
+
 /* No fused multiply-add: GPU and CPU must round identically.  (GCC does
  * not implement this pragma; it warns about it, so it is skipped there.) */
 #if !defined(__GNUC__) || defined(__clang__)
@@ -47,19 +49,6 @@ static void usage(const char *prog)
             "(default 256)\n"
             "  ITERS  CG iterations, 1..1000000 (default 50)\n",
             prog);
-}
-
-static int parse_int(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    long v;
-
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
 }
 
 static void *xmalloc(size_t bytes)

@@ -26,6 +26,8 @@
 
 #include <omp.h>
 
+#include "example-util.h"
+
 /* No fused multiply-add: GPU and CPU must round identically.  (GCC does
  * not implement this pragma; it warns about it, so it is skipped there.) */
 #if !defined(__GNUC__) || defined(__clang__)
@@ -39,20 +41,6 @@ static void usage(const char *prog)
             "  N      grid edge length, 3..32768 (default 1024)\n"
             "  ITERS  Jacobi sweeps, 1..1000000 (default 100)\n",
             prog);
-}
-
-/* Parse a decimal integer in [lo, hi]; returns 0 on success. */
-static int parse_int(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    long v;
-
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
 }
 
 int main(int argc, char **argv)

@@ -28,6 +28,8 @@
 
 #include <omp.h>
 
+#include "example-util.h"
+
 /* No fused multiply-add: GPU and CPU must round identically.  (GCC does
  * not implement this pragma; it warns about it, so it is skipped there.) */
 #if !defined(__GNUC__) || defined(__clang__)
@@ -44,19 +46,6 @@ static void usage(const char *prog)
             "  N      number of bodies, 1..1048576 (default 16384)\n"
             "  STEPS  time steps, 1..1000000 (default 5)\n",
             prog);
-}
-
-static int parse_int(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    long v;
-
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
 }
 
 /* Uniform float in [lo, hi) from a 32-bit LCG; exact and portable. */

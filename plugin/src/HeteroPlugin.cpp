@@ -40,6 +40,7 @@ namespace {
 struct HeteroKernel {
   std::string Name;
   void *HostKernel = nullptr;
+  std::vector<void *> SimKernels;  // per simulated accelerator
   std::vector<void *> CudaKernels; // per CUDA device, null when absent
 };
 
@@ -189,8 +190,8 @@ public:
   // OMPT callbacks of the back ends report the OpenMP device number: every
   // back-end device stands for the one hetero device.
   int32_t set_device_identifier(int32_t UserId, int32_t) override {
-    if (Host)
-      Host->set_device_identifier(UserId, 0);
+    for (int D = 0; Host && D <= NumSimulated; ++D)
+      Host->set_device_identifier(UserId, D);
     for (int D = 0; D < NumCudaDevices; ++D)
       Cuda->set_device_identifier(UserId, D);
     return OFFLOAD_SUCCESS;
@@ -213,6 +214,7 @@ private:
   bool DeviceInitialized = false;
   std::unique_ptr<GenericPluginTy> Cuda, Host;
   int NumCudaDevices = 0;
+  int NumSimulated = 0;
   std::vector<bool> CudaUsable;
   std::unique_ptr<DataLayer> Layer;
   StarPUPool Pool;
@@ -273,6 +275,21 @@ void HeteroPluginTy::initCudaDevices() {
 void HeteroPluginTy::initMembers() {
   int NumGpus = NumCudaDevices;
   int NumSim = std::max(0, envInt("HETERO_SIMULATE", 0));
+  // Each simulated accelerator runs its own copy of the x86_64 image (own
+  // globals, like a GPU), on its own device of the host back end.
+  int MaxSim = Host->number_of_devices() - 1;
+  if (NumSim > MaxSim) {
+    warning("HETERO_SIMULATE=%d: at most %d simulated accelerators", NumSim,
+            MaxSim);
+    NumSim = MaxSim;
+  }
+  for (int S = 0; S < NumSim; ++S)
+    if (Host->init_device(1 + S) != OFFLOAD_SUCCESS) {
+      error("simulated accelerator %d did not start", S);
+      NumSim = S;
+      break;
+    }
+  NumSimulated = NumSim;
   // One core reserved per GPU for its driver thread; the rest are CPU
   // workers: the simulated accelerators and the CPU pool.
   int Cores = availableCores();
@@ -378,6 +395,12 @@ int32_t HeteroPluginTy::load_binary(int32_t, __tgt_device_image *TgtImage,
       warning("binary has no x86_64 offload image (build with "
               "-fopenmp-targets=hetero): only GPUs can run its kernels");
     }
+    G->SimBinaries.assign(NumSimulated, __tgt_device_binary{0});
+    G->SimLoaded.assign(NumSimulated, false);
+    for (int S = 0; G->HostImage && S < NumSimulated; ++S)
+      G->SimLoaded[S] =
+          Host->load_binary(1 + S, G->HostImage, &G->SimBinaries[S]) ==
+          OFFLOAD_SUCCESS;
     G->CudaBinaries.assign(NumCudaDevices, __tgt_device_binary{0});
     G->CudaLoaded.assign(NumCudaDevices, false);
     for (int D = 0; D < NumCudaDevices; ++D) {
@@ -414,6 +437,12 @@ int32_t HeteroPluginTy::get_function(__tgt_device_binary Binary,
   if (G->HostLoaded)
     Any |= Host->get_function(G->HostBinary, Name, &K->HostKernel) ==
            OFFLOAD_SUCCESS;
+  K->SimKernels.assign(NumSimulated, nullptr);
+  for (int S = 0; S < NumSimulated; ++S)
+    if (G->SimLoaded[S] &&
+        Host->get_function(G->SimBinaries[S], Name, &K->SimKernels[S]) !=
+            OFFLOAD_SUCCESS)
+      K->SimKernels[S] = nullptr;
   K->CudaKernels.assign(NumCudaDevices, nullptr);
   for (int D = 0; D < NumCudaDevices; ++D)
     if (G->CudaLoaded[D] &&
@@ -443,8 +472,12 @@ int32_t HeteroPluginTy::get_global(__tgt_device_binary Binary, uint64_t Size,
     return OFFLOAD_FAIL;
   Layer->registerExternal(HostAddr, Size);
   for (const Member &M : Members) {
-    if (M.Kind == MemberKind::Simulated)
-      Layer->setExternalNodeStorage(HostAddr, M.Node, HostAddr);
+    if (M.Kind == MemberKind::Simulated && G->SimLoaded[M.Index]) {
+      void *SimAddr = nullptr;
+      if (Host->get_global(G->SimBinaries[M.Index], Size, Name, &SimAddr) ==
+          OFFLOAD_SUCCESS)
+        Layer->setExternalNodeStorage(HostAddr, M.Node, SimAddr);
+    }
     if (M.Kind == MemberKind::Gpu && G->CudaLoaded[M.Index]) {
       void *GpuAddr = nullptr;
       if (Cuda->get_global(G->CudaBinaries[M.Index], Size, Name, &GpuAddr) ==
@@ -481,6 +514,10 @@ bool HeteroPluginTy::runOn(const Member &M, HeteroKernel &K,
       return Cuda->launch_kernel(M.Index, K.CudaKernels[M.Index], ArgPtrs,
                                  Offsets.data(), &KA,
                                  nullptr) == OFFLOAD_SUCCESS;
+    if (M.Kind == MemberKind::Simulated)
+      return Host->launch_kernel(1 + M.Index, K.SimKernels[M.Index], ArgPtrs,
+                                 Offsets.data(), &KA,
+                                 nullptr) == OFFLOAD_SUCCESS;
     return Host->launch_kernel(0, K.HostKernel, ArgPtrs, Offsets.data(), &KA,
                                nullptr) == OFFLOAD_SUCCESS;
   };
@@ -494,15 +531,25 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
                                       KernelArgsTy *KernelArgs,
                                       __tgt_async_info *) {
   auto &K = *static_cast<HeteroKernel *>(TgtEntryPtr);
+  // TgtArgs hold begin addresses, inside their buffers; the offsets lead to
+  // the bases, which may lie outside (a[100:200] passes &a[0]). Translate
+  // first, offset after.
   std::vector<uintptr_t> Args(KernelArgs->NumArgs);
   for (uint32_t I = 0; I < KernelArgs->NumArgs; ++I)
-    Args[I] = reinterpret_cast<uintptr_t>(TgtArgs[I]) + TgtOffsets[I];
+    Args[I] = reinterpret_cast<uintptr_t>(TgtArgs[I]);
 
   LaunchChoice Choice = chooseMembers(
       Members,
       [&](const Member &M) {
-        return M.Kind == MemberKind::Gpu ? K.CudaKernels[M.Index] != nullptr
-                                         : K.HostKernel != nullptr;
+        switch (M.Kind) {
+        case MemberKind::Gpu:
+          return K.CudaKernels[M.Index] != nullptr;
+        case MemberKind::Simulated:
+          return K.SimKernels[M.Index] != nullptr;
+        case MemberKind::CpuPool:
+          return K.HostKernel != nullptr;
+        }
+        return false;
       },
       Pin);
   if (Choice.Order.empty()) {
@@ -520,6 +567,8 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
               K.Name.c_str(), M.name().c_str());
       continue;
     }
+    for (size_t A = 0; A < Translated.size(); ++A)
+      Translated[A] += TgtOffsets[A];
     info(2, "launch %s: %zu buffers on %s, running", K.Name.c_str(),
          Touched.size(), M.name().c_str());
     if (runOn(M, K, Translated, *KernelArgs)) {

@@ -27,6 +27,10 @@ struct ImageGroup {
   bool HostLoaded = false;
   std::vector<__tgt_device_binary> CudaBinaries; // per CUDA device
   std::vector<bool> CudaLoaded;                  // per CUDA device
+  // Per simulated accelerator: its own copy of the x86_64 image (its own
+  // globals), loaded on host back-end device 1 + index.
+  std::vector<__tgt_device_binary> SimBinaries;
+  std::vector<bool> SimLoaded;
 };
 
 enum class ImageKind { None, Host, Cuda };

@@ -324,7 +324,11 @@ std::vector<Buffer *> DataLayer::closure(const std::vector<uintptr_t> &Roots) {
 bool DataLayer::acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
                              std::vector<Buffer *> &Touched) {
   Lock L(Mutex);
-  Touched = closure(Args);
+  std::vector<uintptr_t> Roots = Args;
+  for (auto &[Base, B] : Buffers)
+    if (B->External)
+      Roots.push_back(Base);
+  Touched = closure(Roots);
   for (Buffer *B : Touched) {
     if (B->HostResident)
       markWritten(HostNode, *B, 0, B->Size);

@@ -91,8 +91,6 @@ int main(void) {
 #pragma omp target firstprivate(arr) map(tofrom : asum)
   {
     for (int k = 0; k < 10; ++k)
-      arr[k] += 0;
-    for (int k = 0; k < 10; ++k)
       asum += arr[k] - 2;
     for (int k = 0; k < 10; ++k)
       arr[k] = -1;

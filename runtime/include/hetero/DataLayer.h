@@ -100,7 +100,9 @@ public:
   std::vector<Buffer *> closure(const std::vector<uintptr_t> &Roots);
 
   /// Whole-buffer acquire for a kernel that runs on node N: translates the
-  /// arguments and makes every reachable buffer valid on N. Returns false
+  /// arguments and makes every reachable buffer valid on N. Globals of the
+  /// loaded images (external buffers) are always included: kernels use them
+  /// without passing them as arguments. Returns false
   /// when node N cannot hold them.
   bool acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
                     std::vector<Buffer *> &Touched);

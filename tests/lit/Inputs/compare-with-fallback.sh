@@ -12,6 +12,7 @@ env -u LIBOMPTARGET_PLUGIN OMP_TARGET_OFFLOAD=DISABLED "$@" >"$out_fallback"
 rc_f=$?
 if [ $rc_h -ne $rc_f ]; then
   echo "compare-with-fallback: exit status $rc_h under hetero, $rc_f in fallback" >&2
+  diff -u "$out_fallback" "$out_hetero" >&2
   exit 1
 fi
 if ! diff -u "$out_fallback" "$out_hetero" >&2; then
