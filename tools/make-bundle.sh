@@ -72,7 +72,7 @@ lit_rc=${PIPESTATUS[0]}
   for ex in "jacobi 2048 50" "himeno S 20" "nbody 16384 5" "cg 256 50"; do
     set -- $ex
     echo "== $ex"
-    echo "-- stock cuda plugin"; env -u LIBOMPTARGET_PLUGIN "$here/bin/$1" "${@:2}"
+    echo "-- stock cuda plugin"; LIBOMPTARGET_PLUGIN=cuda "$here/bin/$1" "${@:2}"
     echo "-- hetero (launches per member below)"
     LIBOMPTARGET_PLUGIN=hetero HETERO_INFO=1 "$here/bin/$1" "${@:2}" 2>"$res/$1.info"
     grep -v "hetero: launch" "$res/$1.info"

@@ -39,7 +39,8 @@ for dirpath, _, files in os.walk(src_root):
             cmd = m.group(1)
             for k, v in subs.items():
                 cmd = cmd.replace(k, v)
-            cmd = cmd.replace("%s", path).replace("%t", tmp)
+            cmd = (cmd.replace("%s", path).replace("%S", os.path.dirname(path))
+                   .replace("%t", tmp))
             args = shlex.split(cmd)
             out = args[args.index("-o") + 1]
             count += 1

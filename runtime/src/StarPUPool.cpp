@@ -39,6 +39,9 @@ struct starpu_codelet *codelet() {
     Codelet.where = STARPU_CPU | STARPU_CUDA;
     Codelet.cpu_funcs[0] = trampoline;
     Codelet.cuda_funcs[0] = trampoline;
+    // The back end synchronises its own stream and reports its own errors;
+    // StarPU must not assert on its stream after a failed kernel.
+    Codelet.cuda_flags[0] = STARPU_CUDA_ASYNC;
     Codelet.nbuffers = 0;
     Codelet.name = "hetero_kernel";
   });

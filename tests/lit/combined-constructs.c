@@ -3,7 +3,8 @@
 // target simd, target parallel for simd, target teams distribute simd,
 // target teams distribute parallel for simd, and the split forms (target +
 // teams + distribute parallel for, target parallel + for), with num_teams,
-// thread_limit, num_threads, schedule and if clauses.
+// thread_limit, num_threads, schedule and if clauses (dynamic and guided
+// schedules: schedules-dynamic.c).
 // RUN: %clang-hetero -Wno-pass-failed %s -o %t
 // RUN: env HETERO_INFO=1 %compare-fallback %t 2>%t.err | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=INFO --implicit-check-not=error: < %t.err
@@ -113,10 +114,10 @@ int main(void) {
 #pragma omp target teams distribute parallel for map(tofrom : x) dist_schedule(static, 100) schedule(static, 1)
   for (int i = 0; i < N; ++i)
     x[i] += 2;
-#pragma omp target parallel for map(tofrom : x) schedule(dynamic, 13)
+#pragma omp target parallel for map(tofrom : x) schedule(static, 13)
   for (int i = 0; i < N; ++i)
     x[i] += 3;
-#pragma omp target parallel for map(tofrom : x) schedule(guided)
+#pragma omp target parallel for map(tofrom : x) schedule(runtime)
   for (int i = 0; i < N; ++i)
     x[i] += 4;
   expect("schedules", 1, 10);

@@ -7,7 +7,7 @@
 // RUN: %clang-hetero %s -o %t
 // RUN: env HETERO_INFO=1 %run-hetero %t >%t.hetero 2>%t.err
 // RUN: %FileCheck %s --check-prefix=INFO --implicit-check-not=error: < %t.err
-// RUN: %run-stock %t >%t.stock
+// RUN: %run-cuda %t >%t.stock
 // RUN: %run-fallback %t >%t.fallback
 // RUN: diff %t.stock %t.hetero
 // RUN: diff %t.fallback %t.hetero

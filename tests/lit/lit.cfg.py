@@ -59,7 +59,11 @@ config.substitutions.append(("%clangxx-hetero", "%s%s %s" % (wrap, clangxx, flag
 config.substitutions.append(("%clang-hetero", "%s%s %s" % (wrap, clang, flags)))
 config.substitutions.append(("%clang-driver", clang))
 config.substitutions.append(("%run-hetero", "env LIBOMPTARGET_PLUGIN=hetero"))
+# Upstream behaviour (no selection): with a hetero fat binary the x86_64
+# image registers first, so device 0 is the host plugin.
 config.substitutions.append(("%run-stock", "env -u LIBOMPTARGET_PLUGIN"))
+# The stock cuda plugin alone: the GPU reference for hetero.
+config.substitutions.append(("%run-cuda", "env LIBOMPTARGET_PLUGIN=cuda"))
 config.substitutions.append(("%run-fallback", "env OMP_TARGET_OFFLOAD=DISABLED"))
 config.substitutions.append(
     ("%compare-fallback", os.path.join(config.test_source_root, "Inputs", "compare-with-fallback.sh")))

@@ -1,0 +1,25 @@
+// dynamic and guided schedules in target regions (schedules.c built with
+// -DDYNAMIC_SCHEDULES), under hetero and in the host fallback.
+//
+// Not on GPUs: LLVM 19.1.7's NVPTX device runtime faults ("illegal memory
+// access") on these schedules with the stock cuda plugin alone
+// (LIBOMPTARGET_PLUGIN=cuda), 3 runs out of 3 on an H200; hetero's GPU members
+// inherit that, so only the CPU pool and simulated accelerators run it here.
+// UNSUPPORTED: gpu
+// RUN: %clang-hetero -DDYNAMIC_SCHEDULES %S/schedules.c -o %t
+// RUN: env HETERO_INFO=1 %compare-fallback %t 2>%t.err | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=INFO --implicit-check-not=error: < %t.err
+// RUN: env HETERO_SIMULATE=2 HETERO_MEMBER=sim:0 HETERO_INFO=1 %compare-fallback %t 2>%t.sim.err | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=SIM --implicit-check-not=error: --implicit-check-not=" on cpu" < %t.sim.err
+// CHECK: static: ok
+// CHECK: dynamic: ok
+// CHECK: dynamic,13: ok
+// CHECK: guided: ok
+// CHECK: guided,5: ok
+// CHECK: auto: ok
+// CHECK: runtime: ok
+// CHECK: teams dynamic,7: ok
+// CHECK: teams guided: ok
+// CHECK: done failures=0
+// INFO: hetero: launch {{.*}} on cpu (whole kernel:
+// SIM: hetero: launch {{.*}} on sim:0 (whole kernel: pinned by HETERO_MEMBER)
