@@ -39,12 +39,17 @@ void DataLayer::growNodeVectors(Buffer &B) {
 
 void *DataLayer::allocate(uint64_t Size) {
   Lock L(Mutex);
-  void *P = Nodes[HostNode]->allocate(Size);
+  // Sections start inside their arrays: reserve room for the base pointers
+  // in front (4x the size, at least 1 MiB; address space only).
+  uint64_t LeadIn = std::max<uint64_t>(4 * Size, 1 << 20);
+  void *P = static_cast<HostNodeOps &>(*Nodes[HostNode])
+                .allocateWithLeadIn(Size, LeadIn);
   if (!P)
     return nullptr;
   auto B = std::make_unique<Buffer>();
   B->Base = reinterpret_cast<uintptr_t>(P);
   B->Size = Size;
+  B->LeadIn = LeadIn;
   growNodeVectors(*B);
   B->NodePtr[HostNode] = P;
   // Fresh memory is valid nowhere: the first node to use it just takes it.
@@ -94,6 +99,16 @@ void DataLayer::setExternalNodeStorage(void *Base, NodeId N, void *NodePtr) {
     B.Valid[N].insert(0, B.Size);
 }
 
+Buffer *DataLayer::findForPointer(uintptr_t P) {
+  Lock L(Mutex);
+  if (Buffer *B = find(P))
+    return B;
+  auto It = Buffers.upper_bound(P);
+  if (It != Buffers.end() && P >= It->first - It->second->LeadIn)
+    return It->second.get();
+  return nullptr;
+}
+
 Buffer *DataLayer::find(uintptr_t P) {
   Lock L(Mutex);
   auto It = Buffers.upper_bound(P);
@@ -130,7 +145,7 @@ bool DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
   if (Size == sizeof(void *)) {
     uintptr_t Value;
     std::memcpy(&Value, Src, sizeof(Value));
-    if (Value && find(Value))
+    if (Value && findForPointer(Value))
       B->PointerSlots[Off] = Value;
   }
   markWritten(HostNode, *B, Off, Off + Size);
@@ -191,7 +206,7 @@ uintptr_t DataLayer::translate(NodeId N, uintptr_t P, bool &Ok) {
   Ok = true;
   if (N == HostNode || !P)
     return P;
-  Buffer *B = find(P);
+  Buffer *B = findForPointer(P);
   if (!B)
     return P;
   if (!ensureStorage(N, *B)) {
@@ -312,11 +327,11 @@ std::vector<Buffer *> DataLayer::closure(const std::vector<uintptr_t> &Roots) {
   std::vector<Buffer *> Out;
   std::set<Buffer *> Seen;
   for (uintptr_t P : Roots)
-    if (Buffer *B = find(P); B && Seen.insert(B).second)
+    if (Buffer *B = findForPointer(P); B && Seen.insert(B).second)
       Out.push_back(B);
   for (size_t I = 0; I < Out.size(); ++I)
     for (const auto &[Off, Value] : Out[I]->PointerSlots)
-      if (Buffer *B = find(Value); B && Seen.insert(B).second)
+      if (Buffer *B = findForPointer(Value); B && Seen.insert(B).second)
         Out.push_back(B);
   return Out;
 }

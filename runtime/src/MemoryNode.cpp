@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <sys/mman.h>
+#include <unistd.h>
 
 namespace hetero {
 
@@ -26,24 +27,37 @@ bool NodeOps::copyFromPeer(void *, NodeOps &, const void *, size_t) {
 
 // Pages are committed on first touch, so a large mapped array costs host
 // memory only where it is really used. A 16-byte header in front of the
-// storage keeps the mapping's length for release() and the alignment.
+// storage keeps the mapping's start and length for release(); it also keeps
+// the storage 16-byte aligned.
 static constexpr size_t HeaderBytes = 16;
 
-void *HostNodeOps::allocate(size_t Size) {
-  size_t Bytes = (Size ? Size : 1) + HeaderBytes;
+void *HostNodeOps::allocateWithLeadIn(size_t Size, size_t LeadIn) {
+  size_t Page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  LeadIn = (LeadIn + Page - 1) / Page * Page;
+  size_t Bytes = LeadIn + HeaderBytes + (Size ? Size : 1);
   void *P = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (P == MAP_FAILED)
     return nullptr;
-  *static_cast<size_t *>(P) = Bytes;
-  return static_cast<char *>(P) + HeaderBytes;
+  char *Start = static_cast<char *>(P);
+  if (LeadIn && mprotect(Start, LeadIn, PROT_NONE) != 0) {
+    munmap(P, Bytes);
+    return nullptr;
+  }
+  size_t *Header = reinterpret_cast<size_t *>(Start + LeadIn);
+  Header[0] = reinterpret_cast<size_t>(Start);
+  Header[1] = Bytes;
+  return Start + LeadIn + HeaderBytes;
 }
+
+void *HostNodeOps::allocate(size_t Size) { return allocateWithLeadIn(Size, 0); }
 
 void HostNodeOps::release(void *Ptr) {
   if (!Ptr)
     return;
-  char *Base = static_cast<char *>(Ptr) - HeaderBytes;
-  munmap(Base, *reinterpret_cast<size_t *>(Base));
+  size_t *Header =
+      reinterpret_cast<size_t *>(static_cast<char *>(Ptr) - HeaderBytes);
+  munmap(reinterpret_cast<void *>(Header[0]), Header[1]);
 }
 
 bool HostNodeOps::copyFromHost(void *Dst, const void *Src, size_t Size) {

@@ -117,7 +117,7 @@ int main(void) {
 #pragma omp target parallel for map(tofrom : x) schedule(static, 13)
   for (int i = 0; i < N; ++i)
     x[i] += 3;
-#pragma omp target parallel for map(tofrom : x) schedule(runtime)
+#pragma omp target parallel for map(tofrom : x) schedule(static)
   for (int i = 0; i < N; ++i)
     x[i] += 4;
   expect("schedules", 1, 10);

@@ -1,4 +1,4 @@
-// dynamic and guided schedules in target regions (schedules.c built with
+// dynamic, guided and runtime schedules in target regions (schedules.c built with
 // -DDYNAMIC_SCHEDULES), under hetero and in the host fallback.
 //
 // Not on GPUs: LLVM 19.1.7's NVPTX device runtime faults ("illegal memory

@@ -209,3 +209,27 @@ TEST_F(Fixture, ConcurrentWritersAndReaders) {
   for (auto &T : Ts)
     T.join();
 }
+
+// A section a[100:50] is attached and passed by its base &a[0], which lies
+// before the buffer: it must still be translated, as an argument and as a
+// pointer stored in mapped memory.
+TEST_F(Fixture, BasePointersBeforeTheBufferAreTranslated) {
+  void *Sec = L.allocate(50 * sizeof(int));
+  auto V = iota(50, 100);
+  L.write(Sec, V.data(), 50 * sizeof(int));
+  uintptr_t Base = reinterpret_cast<uintptr_t>(Sec) - 100 * sizeof(int);
+  void *S = L.allocate(sizeof(void *));
+  ASSERT_TRUE(L.write(S, &Base, sizeof(Base)));
+
+  std::vector<uintptr_t> Args{Base, reinterpret_cast<uintptr_t>(S)};
+  std::vector<Buffer *> Touched;
+  ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
+  EXPECT_EQ(Touched.size(), 2u);
+  int *OnA = reinterpret_cast<int *>(Args[0]);
+  EXPECT_EQ(OnA[120], 120); // a[120] through the translated base
+  int **SlotOnA = reinterpret_cast<int **>(Args[1]);
+  EXPECT_EQ(*SlotOnA, OnA);
+  // Far below any buffer: not a hetero pointer, left alone.
+  bool Ok;
+  EXPECT_EQ(L.translate(A, 4096, Ok), 4096u);
+}

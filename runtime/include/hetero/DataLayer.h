@@ -37,6 +37,10 @@ struct TransferStats {
 struct Buffer {
   uintptr_t Base = 0; // hetero device address == storage on the host node
   uint64_t Size = 0;
+  /// Reserved, inaccessible host address space right before Base: a pointer
+  /// in [Base - LeadIn, Base) can only be a base pointer of this buffer (a
+  /// section a[100:200] is attached and passed as &a[0]).
+  uint64_t LeadIn = 0;
   /// Storage not owned by the layer (globals of loaded images).
   bool External = false;
   /// Per node: storage (nullptr until first needed) and valid ranges.
@@ -86,6 +90,9 @@ public:
 
   /// The buffer holding hetero address P (one past the end counts), or null.
   Buffer *find(uintptr_t P);
+  /// Like find(), but also for a pointer into a buffer's lead-in: the buffer
+  /// a pointer value belongs to.
+  Buffer *findForPointer(uintptr_t P);
   /// P translated to node N's storage; P itself when it is no hetero address.
   /// Allocates node storage on first use; 0 with Ok=false when out of memory.
   uintptr_t translate(NodeId N, uintptr_t P, bool &Ok);

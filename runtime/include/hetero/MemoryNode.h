@@ -47,6 +47,9 @@ public:
 /// Node 0: plain host memory; copies are memcpy.
 class HostNodeOps : public NodeOps {
 public:
+  /// Like allocate(), with LeadIn bytes of inaccessible address space
+  /// reserved right before the storage (see DataLayer::allocate).
+  void *allocateWithLeadIn(size_t Size, size_t LeadIn);
   NodeKind kind() const override { return NodeKind::Host; }
   std::string name() const override { return "host"; }
   void *allocate(size_t Size) override;
