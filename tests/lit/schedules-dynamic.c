@@ -1,10 +1,11 @@
-// dynamic, guided and runtime schedules in target regions (schedules.c built with
+// dynamic, guided, auto and runtime schedules in target regions (schedules.c built with
 // -DDYNAMIC_SCHEDULES), under hetero and in the host fallback.
 //
 // Not on GPUs: LLVM 19.1.7's NVPTX device runtime faults ("illegal memory
 // access") on these schedules with the stock cuda plugin alone
-// (LIBOMPTARGET_PLUGIN=cuda), 3 runs out of 3 on an H200; hetero's GPU members
-// inherit that, so only the CPU pool and simulated accelerators run it here.
+// (LIBOMPTARGET_PLUGIN=cuda) on an H200: dynamic 3 runs out of 3, auto on its
+// own too; hetero's GPU members inherit that, so only the CPU pool and the
+// simulated accelerators run this test.
 // UNSUPPORTED: gpu
 // RUN: %clang-hetero -DDYNAMIC_SCHEDULES %S/schedules.c -o %t
 // RUN: env HETERO_INFO=1 %compare-fallback %t 2>%t.err | %FileCheck %s

@@ -1,8 +1,8 @@
 // Loop schedules in target regions, each kernel launched several times:
-// static (with and without chunk) and auto, on target parallel for
+// static (with and without chunk), on target parallel for
 // and on target teams distribute parallel for, plus dist_schedule. Every
 // iteration must run exactly once per launch. Built with -DDYNAMIC_SCHEDULES
-// it also covers dynamic, guided and runtime: see schedules-dynamic.c.
+// it also covers dynamic, guided, auto and runtime: see schedules-dynamic.c.
 // RUN: %clang-hetero %s -o %t
 // RUN: env HETERO_INFO=1 %compare-fallback %t 2>%t.err | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=INFO --implicit-check-not=error: < %t.err
@@ -10,7 +10,6 @@
 // RUN: %FileCheck %s --check-prefix=SIM --implicit-check-not=error: --implicit-check-not=" on cpu" < %t.sim.err
 // CHECK: static: ok
 // CHECK: static,7: ok
-// CHECK: auto: ok
 // CHECK: teams static,1 + dist_schedule(static,100): ok
 // CHECK: done failures=0
 // INFO: hetero: launch {{.*}} on {{(cpu|cuda:[0-9]+)}} (whole kernel:
@@ -61,9 +60,9 @@ int main(void) {
   PARALLEL_FOR(schedule(guided, 5))
   expect("guided,5");
 #endif
+#ifdef DYNAMIC_SCHEDULES
   PARALLEL_FOR(schedule(auto))
   expect("auto");
-#ifdef DYNAMIC_SCHEDULES
   PARALLEL_FOR(schedule(runtime))
   expect("runtime");
 #endif
