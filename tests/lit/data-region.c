@@ -21,12 +21,9 @@
 // SIM: hetero: launch {{.*}} on sim:0 (whole kernel: pinned by HETERO_MEMBER)
 #include <stdio.h>
 
+#include "Inputs/check.h"
+
 #define N 1000
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
 
 int main(int argc, char **argv) {
   int separate = argc > 1;

@@ -20,12 +20,9 @@
 // SIM: hetero: launch {{.*}} on sim:0 (whole kernel: pinned by HETERO_MEMBER)
 #include <stdio.h>
 
+#include "Inputs/check.h"
+
 #define N 256
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
 
 #pragma omp declare target
 int counter = 5;

@@ -25,21 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define N 2000
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
+#include "Inputs/check.h"
 
-// The device that runs target regions: the default device, or the host
-// itself when offloading is disabled.
-static int target_device(void) {
-  int on_host = 1;
-#pragma omp target map(from : on_host)
-  on_host = omp_is_initial_device();
-  return on_host ? omp_get_initial_device() : omp_get_default_device();
-}
+#define N 2000
 
 int main(void) {
   int dev = target_device(), host = omp_get_initial_device();

@@ -21,11 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
+#include "Inputs/check.h"
 
 struct Params {
   int n;

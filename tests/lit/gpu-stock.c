@@ -27,12 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "Inputs/check.h"
+
 #define N 1000
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
 
 #pragma omp declare target
 int counter = 5;
@@ -43,13 +40,6 @@ struct S {
   int n;
   long *data;
 };
-
-static int target_device(void) {
-  int on_host = 1;
-#pragma omp target map(from : on_host)
-  on_host = omp_is_initial_device();
-  return on_host ? omp_get_initial_device() : omp_get_default_device();
-}
 
 int main(void) {
   static long a[N], b[N], c[N];

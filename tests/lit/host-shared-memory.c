@@ -25,20 +25,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "Inputs/check.h"
+
 void *llvm_omp_target_alloc_host(size_t size, int device);
 void *llvm_omp_target_alloc_shared(size_t size, int device);
 void llvm_omp_target_free_host(void *ptr, int device);
 void llvm_omp_target_free_shared(void *ptr, int device);
 
 #define N 4096
-static int failures;
-
-static int target_device(void) {
-  int on_host = 1;
-#pragma omp target map(from : on_host)
-  on_host = omp_is_initial_device();
-  return on_host ? omp_get_initial_device() : omp_get_default_device();
-}
 
 static void rounds(const char *kind, long *p) {
   for (int i = 0; i < N; ++i)

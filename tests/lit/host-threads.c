@@ -20,17 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "Inputs/check.h"
+
 #define T 4
 #define N 4000
 #define ROUNDS 6
-static int failures;
-
-static int target_device(void) {
-  int on_host = 1;
-#pragma omp target map(from : on_host)
-  on_host = omp_is_initial_device();
-  return on_host ? omp_get_initial_device() : omp_get_default_device();
-}
 
 int main(void) {
   int result[T];

@@ -22,12 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "Inputs/check.h"
+
 #define N 4096
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
 
 static void scribble(long *p, int n) {
   for (int i = 0; i < n; ++i)

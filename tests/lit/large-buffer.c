@@ -18,20 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "Inputs/check.h"
+
 #define BIG (64L << 20) / 8 // int64 elements in 64 MiB
 #define MID (32L << 20) / 4 // int32 elements in 32 MiB
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
-
-static int target_device(void) {
-  int on_host = 1;
-#pragma omp target map(from : on_host)
-  on_host = omp_is_initial_device();
-  return on_host ? omp_get_initial_device() : omp_get_default_device();
-}
 
 int main(void) {
   int dev = target_device(), host = omp_get_initial_device();

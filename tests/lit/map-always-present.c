@@ -37,12 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "Inputs/check.h"
+
 #define N 256
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
 
 int main(int argc, char **argv) {
   int separate = argc > 1 && !strcmp(argv[1], "separate");

@@ -21,13 +21,10 @@
 // SIM: hetero: launch {{.*}} on sim:0 (whole kernel: pinned by HETERO_MEMBER)
 #include <stdio.h>
 
+#include "Inputs/check.h"
+
 #define N 1000
 #define K 4
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
 
 static long arrs[K][N];
 

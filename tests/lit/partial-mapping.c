@@ -29,12 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "Inputs/check.h"
+
 #define N 1000
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
 
 static int a[N];
 

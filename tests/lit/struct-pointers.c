@@ -25,11 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
+#include "Inputs/check.h"
 
 struct S {
   int n;

@@ -26,21 +26,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "Inputs/check.h"
+
 #define N 1000
 #define R 12
 #define C 10
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
-
-static int target_device(void) {
-  int on_host = 1;
-#pragma omp target map(from : on_host)
-  on_host = omp_is_initial_device();
-  return on_host ? omp_get_initial_device() : omp_get_default_device();
-}
 
 int main(void) {
   int dev = target_device(), host = omp_get_initial_device();

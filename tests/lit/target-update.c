@@ -21,12 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "Inputs/check.h"
+
 #define N 100
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
 
 static long sum(const int *a, int lo, int hi) {
   long s = 0;

@@ -26,18 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int failures;
-static void check(const char *what, int ok) {
-  printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
-
-static int target_device(void) {
-  int on_host = 1;
-#pragma omp target map(from : on_host)
-  on_host = omp_is_initial_device();
-  return on_host ? omp_get_initial_device() : omp_get_default_device();
-}
+#include "Inputs/check.h"
 
 struct Holder {
   int n;
