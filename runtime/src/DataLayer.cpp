@@ -129,16 +129,25 @@ void DataLayer::forgetSlots(Buffer &B, uint64_t Lo, uint64_t Hi) {
   }
 }
 
-bool DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
-  Lock L(Mutex);
-  uintptr_t P = reinterpret_cast<uintptr_t>(TgtPtr);
+Buffer *DataLayer::findRange(const void *Ptr, uint64_t Size, const char *What,
+                             uint64_t &Offset) {
+  uintptr_t P = reinterpret_cast<uintptr_t>(Ptr);
   Buffer *B = find(P);
   if (!B || P + Size > B->Base + B->Size) {
-    error("write of %llu bytes to %p outside any hetero buffer",
-          (unsigned long long)Size, TgtPtr);
-    return false;
+    error("%s of %llu bytes at %p outside any hetero buffer", What,
+          (unsigned long long)Size, Ptr);
+    return nullptr;
   }
-  uint64_t Off = P - B->Base;
+  Offset = P - B->Base;
+  return B;
+}
+
+bool DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
+  Lock L(Mutex);
+  uint64_t Off;
+  Buffer *B = findRange(TgtPtr, Size, "write", Off);
+  if (!B)
+    return false;
   std::memcpy(TgtPtr, Src, Size);
   forgetSlots(*B, Off, Off + Size);
   // A pointer-sized write of a hetero address is a pointer attachment.
@@ -154,14 +163,10 @@ bool DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
 
 bool DataLayer::read(void *Dst, const void *TgtPtr, uint64_t Size) {
   Lock L(Mutex);
-  uintptr_t P = reinterpret_cast<uintptr_t>(TgtPtr);
-  Buffer *B = find(P);
-  if (!B || P + Size > B->Base + B->Size) {
-    error("read of %llu bytes from %p outside any hetero buffer",
-          (unsigned long long)Size, TgtPtr);
+  uint64_t Off;
+  Buffer *B = findRange(TgtPtr, Size, "read", Off);
+  if (!B)
     return false;
-  }
-  uint64_t Off = P - B->Base;
   if (!makeValid(HostNode, *B, Off, Off + Size))
     return false;
   std::memcpy(Dst, TgtPtr, Size);

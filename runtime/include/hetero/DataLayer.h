@@ -124,6 +124,10 @@ public:
   TransferStats &stats() { return Stats; }
 
 private:
+  /// The buffer holding all of [Ptr, Ptr + Size) and Ptr's offset in it, or
+  /// null and a message naming the operation.
+  Buffer *findRange(const void *Ptr, uint64_t Size, const char *What,
+                    uint64_t &Offset);
   bool ensureStorage(NodeId N, Buffer &B);
   bool copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo, uint64_t Hi);
   bool fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo, uint64_t Hi);
