@@ -34,90 +34,87 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-static void usage(const char *prog)
-{
-    fprintf(stderr,
-            "usage: %s [N] [ITERS]\n"
-            "  N      grid edge length, 3..32768 (default 1024)\n"
-            "  ITERS  Jacobi sweeps, 1..1000000 (default 100)\n",
-            prog);
+static void usage(const char *prog) {
+  fprintf(stderr,
+          "usage: %s [N] [ITERS]\n"
+          "  N      grid edge length, 3..32768 (default 1024)\n"
+          "  ITERS  Jacobi sweeps, 1..1000000 (default 100)\n",
+          prog);
 }
 
-int main(int argc, char **argv)
-{
-    int n = 1024, iters = 100;
+int main(int argc, char **argv) {
+  int n = 1024, iters = 100;
 
-    if (argc > 3 || (argc > 1 && parse_int(argv[1], 3, 32768, &n) != 0) ||
-        (argc > 2 && parse_int(argv[2], 1, 1000000, &iters) != 0)) {
-        usage(argv[0]);
-        return 2;
-    }
+  if (argc > 3 || (argc > 1 && parse_int(argv[1], 3, 32768, &n) != 0) ||
+      (argc > 2 && parse_int(argv[2], 1, 1000000, &iters) != 0)) {
+    usage(argv[0]);
+    return 2;
+  }
 
-    const int nn = n * n; /* at most 2^30 */
-    double *a = malloc((size_t)nn * sizeof *a);
-    double *b = malloc((size_t)nn * sizeof *b);
-    if (a == NULL || b == NULL) {
-        fprintf(stderr, "jacobi: out of memory for n=%d\n", n);
-        return 1;
-    }
+  const int nn = n * n; /* at most 2^30 */
+  double *a = malloc((size_t)nn * sizeof *a);
+  double *b = malloc((size_t)nn * sizeof *b);
+  if (a == NULL || b == NULL) {
+    fprintf(stderr, "jacobi: out of memory for n=%d\n", n);
+    return 1;
+  }
 
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            a[i * n + j] = (i == 0) ? 1.0 : 0.0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      a[i * n + j] = (i == 0) ? 1.0 : 0.0;
 
-    double t0 = omp_get_wtime(), t1 = t0, t2 = t0;
+  double t0 = omp_get_wtime(), t1 = t0, t2 = t0;
 
-#pragma omp target data map(tofrom: a[0:n*n]) map(alloc: b[0:n*n])
-    {
-        /* b needs the same fixed boundary values as a. */
+#pragma omp target data map(tofrom : a [0:n * n]) map(alloc : b [0:n * n])
+  {
+    /* b needs the same fixed boundary values as a. */
 #pragma omp target teams distribute parallel for
-        for (int k = 0; k < nn; k++)
-            b[k] = a[k];
+    for (int k = 0; k < nn; k++)
+      b[k] = a[k];
 
-        t1 = omp_get_wtime();
+    t1 = omp_get_wtime();
 
-        double *src = a, *dst = b;
-        for (int it = 0; it < iters; it++) {
+    double *src = a, *dst = b;
+    for (int it = 0; it < iters; it++) {
 #pragma omp target teams distribute parallel for collapse(2)
-            for (int i = 1; i < n - 1; i++)
-                for (int j = 1; j < n - 1; j++)
-                    dst[i * n + j] = 0.25 * (src[(i - 1) * n + j] +
-                                             src[(i + 1) * n + j] +
-                                             src[i * n + (j - 1)] +
-                                             src[i * n + (j + 1)]);
-            double *t = src;
-            src = dst;
-            dst = t;
-        }
-
-        /* After an odd number of sweeps the newest grid is b. */
-        if (src != a) {
-#pragma omp target teams distribute parallel for
-            for (int k = 0; k < nn; k++)
-                a[k] = src[k];
-        }
-
-        t2 = omp_get_wtime();
+      for (int i = 1; i < n - 1; i++)
+        for (int j = 1; j < n - 1; j++)
+          dst[i * n + j] = 0.25 * (src[(i - 1) * n + j] + src[(i + 1) * n + j] +
+                                   src[i * n + (j - 1)] + src[i * n + (j + 1)]);
+      double *t = src;
+      src = dst;
+      dst = t;
     }
 
-    double t3 = omp_get_wtime();
+    /* After an odd number of sweeps the newest grid is b. */
+    if (src != a) {
+#pragma omp target teams distribute parallel for
+      for (int k = 0; k < nn; k++)
+        a[k] = src[k];
+    }
 
-    double checksum = 0.0;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            checksum += a[i * n + j];
+    t2 = omp_get_wtime();
+  }
 
-    printf("jacobi: n=%d iters=%d checksum=%.12e\n", n, iters, checksum);
+  double t3 = omp_get_wtime();
 
-    double sweeps = (t2 - t1 > 0.0) ? t2 - t1 : 1e-30;
-    fprintf(stderr, "jacobi: devices=%d\n", omp_get_num_devices());
-    fprintf(stderr, "jacobi: total %.6f s (to device %.6f s, sweeps %.6f s, "
-                    "from device %.6f s)\n",
-            t3 - t0, t1 - t0, t2 - t1, t3 - t2);
-    fprintf(stderr, "jacobi: %.1f Mpoint-updates/s\n",
-            (double)(n - 2) * (double)(n - 2) * iters / sweeps * 1e-6);
+  double checksum = 0.0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      checksum += a[i * n + j];
 
-    free(a);
-    free(b);
-    return 0;
+  printf("jacobi: n=%d iters=%d checksum=%.12e\n", n, iters, checksum);
+
+  double sweeps = (t2 - t1 > 0.0) ? t2 - t1 : 1e-30;
+  fprintf(stderr, "jacobi: devices=%d\n", omp_get_num_devices());
+  fprintf(stderr,
+          "jacobi: total %.6f s (to device %.6f s, sweeps %.6f s, "
+          "from device %.6f s)\n",
+          t3 - t0, t1 - t0, t2 - t1, t3 - t2);
+  fprintf(stderr, "jacobi: %.1f Mpoint-updates/s\n",
+          (double)(n - 2) * (double)(n - 2) * iters / sweeps * 1e-6);
+
+  free(a);
+  free(b);
+  return 0;
 }

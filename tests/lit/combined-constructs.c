@@ -108,10 +108,13 @@ int main(void) {
   expect("target parallel + for", 10, 10);
 
   // schedules: each one adds 1, 2, 3, 4.
-#pragma omp target teams distribute parallel for map(tofrom : x) schedule(static, 7)
+#pragma omp target teams distribute parallel for map(tofrom                    \
+                                                     : x) schedule(static, 7)
   for (int i = 0; i < N; ++i)
     x[i] += 1;
-#pragma omp target teams distribute parallel for map(tofrom : x) dist_schedule(static, 100) schedule(static, 1)
+#pragma omp target teams distribute parallel for map(tofrom                    \
+                                                     : x)                      \
+    dist_schedule(static, 100) schedule(static, 1)
   for (int i = 0; i < N; ++i)
     x[i] += 2;
 #pragma omp target parallel for map(tofrom : x) schedule(static, 13)
@@ -136,7 +139,8 @@ int main(void) {
 
   // num_teams / thread_limit: the kernel may get fewer, never more.
   int teams = 0, threads = 0;
-#pragma omp target teams num_teams(2) thread_limit(32) map(tofrom : teams, threads)
+#pragma omp target teams num_teams(2) thread_limit(32) map(tofrom              \
+                                                           : teams, threads)
   {
     int t = omp_get_num_teams();
 #pragma omp parallel

@@ -66,7 +66,9 @@ public:
   void shift(int by) {
     int *v = values_;
     int n = n_;
-#pragma omp target teams distribute parallel for map(tofrom : v[0:n]) firstprivate(by)
+#pragma omp target teams distribute parallel for map(tofrom                    \
+                                                     : v [0:n])                \
+    firstprivate(by)
     for (int i = 0; i < n; ++i)
       v[i] += by;
   }
@@ -101,7 +103,7 @@ int main() {
   std::vector<double> a(2048, 1.0), b(2048);
   double *pa = a.data(), *pb = b.data();
   const size_t na = a.size();
-#pragma omp target data map(to : pa[0:na]) map(from : pb[0:na])
+#pragma omp target data map(to : pa [0:na]) map(from : pb [0:na])
   {
 #pragma omp target teams distribute parallel for
     for (size_t i = 0; i < na; ++i)
@@ -120,7 +122,7 @@ int main() {
   // A lambda defined and used inside the target region.
   std::vector<int> out(500);
   int *po = out.data();
-#pragma omp target teams distribute parallel for map(from : po[0:500])
+#pragma omp target teams distribute parallel for map(from : po [0:500])
   for (int i = 0; i < 500; ++i) {
     auto square_plus = [](int x, int y) { return x * x + y; };
     po[i] = square_plus(i, 7);
@@ -135,7 +137,9 @@ int main() {
   // A lambda created on the host, captured by value, called on the device.
   int base = 11, mul = 5;
   auto affine = [=](int x) { return mul * x + base; };
-#pragma omp target teams distribute parallel for map(from : po[0:500]) firstprivate(affine)
+#pragma omp target teams distribute parallel for map(from                      \
+                                                     : po [0:500])             \
+    firstprivate(affine)
   for (int i = 0; i < 500; ++i)
     po[i] = affine(i);
   {
@@ -169,8 +173,8 @@ int main() {
   Field f(16);
   f.shift(3);
   f.shift(1);
-  std::printf("member function offload: %d %d %d %s\n", f.at(0), f.at(1), f.at(2),
-              f.at(0) == 4 && f.at(15) == 19 ? "ok" : "FAIL");
+  std::printf("member function offload: %d %d %d %s\n", f.at(0), f.at(1),
+              f.at(2), f.at(0) == 4 && f.at(15) == 19 ? "ok" : "FAIL");
   failures += !(f.at(0) == 4 && f.at(15) == 19);
 
   // Operator overloading and struct values in device code.
@@ -182,7 +186,8 @@ int main() {
     d1 = dot(r, Vec3{1, 1, 1}) + 9; // 30
     d2 = dot(p, Vec3{-1, -1, -1});  // -6
   }
-  std::printf("operator overloading: %ld %ld %s\n", d1, d2, d1 == 30 && d2 == -6 ? "ok" : "FAIL");
+  std::printf("operator overloading: %ld %ld %s\n", d1, d2,
+              d1 == 30 && d2 == -6 ? "ok" : "FAIL");
   failures += !(d1 == 30 && d2 == -6);
   std::printf("done failures=%d\n", failures);
   return failures != 0;

@@ -42,7 +42,8 @@ int main(void) {
       s += big[i];
       ok &= big[i] == 2 * i + 1;
     }
-    printf("linked array in a target construct: sum=%ld %s\n", s, ok ? "ok" : "FAIL");
+    printf("linked array in a target construct: sum=%ld %s\n", s,
+           ok ? "ok" : "FAIL");
     failures += !ok;
   }
 

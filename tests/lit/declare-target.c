@@ -41,8 +41,8 @@ int main(void) {
     s = scale;
     t7 = small[7];
   }
-  printf("initial values on the device: counter=%d scale=%d small[7]=%d %s\n", c, s,
-         t7, c == 5 && s == 3 && t7 == 14 ? "ok" : "FAIL");
+  printf("initial values on the device: counter=%d scale=%d small[7]=%d %s\n",
+         c, s, t7, c == 5 && s == 3 && t7 == 14 ? "ok" : "FAIL");
   failures += !(c == 5 && s == 3 && t7 == 14);
 
   // 2. Host values in, kernel, results out.
@@ -64,7 +64,7 @@ int main(void) {
 #pragma omp target teams distribute parallel for
   for (int i = 0; i < N; ++i)
     table[i] -= 5;
-#pragma omp target update from(table[10:5])
+#pragma omp target update from(table [10:5])
   {
     int ok = 1;
     for (int i = 10; i < 15; ++i)
@@ -79,7 +79,8 @@ int main(void) {
 #pragma omp target
   counter += 1;
 #pragma omp target update from(counter)
-  printf("scalar round trip: counter=%d %s\n", counter, counter == 11 ? "ok" : "FAIL");
+  printf("scalar round trip: counter=%d %s\n", counter,
+         counter == 11 ? "ok" : "FAIL");
   failures += counter != 11;
 
   // 5. Kernels whose only data are globals, back to back, then one update.
@@ -107,7 +108,8 @@ int main(void) {
   long osum = 0;
   for (int i = 0; i < N; ++i)
     osum += out[i] + 2 * i;
-  printf("globals with a mapped array: sum=%ld %s\n", osum, osum == 195840 ? "ok" : "FAIL");
+  printf("globals with a mapped array: sum=%ld %s\n", osum,
+         osum == 195840 ? "ok" : "FAIL");
   failures += osum != 195840;
   printf("done failures=%d\n", failures);
   return failures != 0;

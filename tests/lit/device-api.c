@@ -71,10 +71,12 @@ int main(int argc, char **argv) {
       a[i] = a[i] * 2;
   }
   if (dev_mode)
-    printf("present after data region: %d\n", omp_target_is_present(a, dev) != 0);
+    printf("present after data region: %d\n",
+           omp_target_is_present(a, dev) != 0);
 #pragma omp target enter data map(to : a)
   if (dev_mode)
-    printf("present after enter data: %d\n", omp_target_is_present(a, dev) != 0);
+    printf("present after enter data: %d\n",
+           omp_target_is_present(a, dev) != 0);
 #pragma omp target teams distribute parallel for
   for (int i = 0; i < 100; ++i)
     a[i] = a[i] / 2;

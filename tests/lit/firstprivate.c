@@ -55,7 +55,8 @@ int main(void) {
     ru = u;
   }
   printf("literals: i=%d l=%ld d=%g f=%g c=%d u=%u\n", ri, rl, rd, rf, rc, ru);
-  check("literals", ri == i && rl == l && rd == d && rf == f && rc == c && ru == u);
+  check("literals",
+        ri == i && rl == l && rd == d && rf == f && rc == c && ru == u);
 
   // A host pointer passed by value is just a number to the kernel.
   int local = 5;
@@ -77,7 +78,8 @@ int main(void) {
     outx = x;
     outy = y;
   }
-  check("kernel changes stay private", x == 1 && y == 2.0 && outx == 11 && outy == 6.5);
+  check("kernel changes stay private",
+        x == 1 && y == 2.0 && outx == 11 && outy == 6.5);
 
   // firstprivate array.
   int arr[10];
@@ -115,7 +117,8 @@ int main(void) {
     p.n = 0;
   }
   printf("firstprivate struct: %d %g %ld %s\n", rn, rs, ro,
-         rn == 7 && rs == 0.5 && ro == -3 && tsum == 10 && p.n == 7 ? "ok" : "FAIL");
+         rn == 7 && rs == 0.5 && ro == -3 && tsum == 10 && p.n == 7 ? "ok"
+                                                                    : "FAIL");
   failures += !(rn == 7 && rs == 0.5 && ro == -3 && tsum == 10 && p.n == 7);
 
   // default(firstprivate) on a combined target teams construct.
@@ -123,7 +126,9 @@ int main(void) {
   y = 2.0;
   int dx = 0;
   double dy = 0;
-#pragma omp target teams num_teams(1) default(firstprivate) shared(dx, dy) map(from : dx, dy)
+#pragma omp target teams num_teams(1) default(firstprivate) shared(dx, dy)     \
+    map(from                                                                   \
+        : dx, dy)
   {
     x += 10;
     y += 4.5;
@@ -138,7 +143,9 @@ int main(void) {
   int out[1024];
   int k0 = 3, mul = 4;
   long lsum = 0;
-#pragma omp target teams distribute parallel for firstprivate(k0, mul) map(from : out)
+#pragma omp target teams distribute parallel for firstprivate(k0, mul)         \
+    map(from                                                                   \
+        : out)
   for (int k = 0; k < 1024; ++k)
     out[k] = (k % 7 == k0) * mul + (k % 7 != k0) * (mul * 2 + 1);
   for (int k = 0; k < 1024; ++k)

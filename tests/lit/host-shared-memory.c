@@ -38,7 +38,8 @@ static void rounds(const char *kind, long *p) {
   for (int i = 0; i < N; ++i)
     p[i] = i; // host writes directly
   for (int round = 0; round < 3; ++round) {
-#pragma omp target teams distribute parallel for is_device_ptr(p) firstprivate(round)
+#pragma omp target teams distribute parallel for is_device_ptr(p)              \
+    firstprivate(round)
     for (int i = 0; i < N; ++i)
       p[i] = p[i] * 2 + round;
     // The host reads the kernel's result directly, checks it, and changes
@@ -77,7 +78,9 @@ int main(void) {
     mapped[i] = i;
     sm[i] = 10 * i;
   }
-#pragma omp target teams distribute parallel for is_device_ptr(sm) map(tofrom : mapped)
+#pragma omp target teams distribute parallel for is_device_ptr(sm)             \
+    map(tofrom                                                                 \
+        : mapped)
   for (int i = 0; i < N; ++i) {
     mapped[i] += sm[i];
     sm[i] = mapped[i] + 1;

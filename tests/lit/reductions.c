@@ -34,9 +34,15 @@ static const char *verdict(int ok) {
 // Inputs shared by the device kernels and the host references.
 static inline int ifactor(int i) { return i % 10000 == 1 ? -2 : 1; } // 10 x -2
 static inline int ival(int i) { return (i % 2) ? i / 2 : -(i / 2); }
-static inline float fval(int i) { return (i % 2 ? 0.5f : 0.0f) + (float)(i / 2); }
-static inline float ffactor(int i) { return i % 1000 == 3 ? 0.5f : 1.0f; } // 4 x 1/2
-static inline double dfactor(int i) { return i % 15625 == 0 ? 2.0 : 1.0; } // 65 x 2
+static inline float fval(int i) {
+  return (i % 2 ? 0.5f : 0.0f) + (float)(i / 2);
+}
+static inline float ffactor(int i) {
+  return i % 1000 == 3 ? 0.5f : 1.0f;
+} // 4 x 1/2
+static inline double dfactor(int i) {
+  return i % 15625 == 0 ? 2.0 : 1.0;
+} // 65 x 2
 
 int main(void) {
   // int: + * max min
@@ -83,7 +89,8 @@ int main(void) {
       rmax = fval(i) > rmax ? fval(i) : rmax;
       rmin = fval(i) - 0.5f < rmin ? fval(i) - 0.5f : rmin;
     }
-    printf("float: sum=%.1f prod=%g max=%g min=%g %s\n", fsum, fprod, fmax, fmin,
+    printf("float: sum=%.1f prod=%g max=%g min=%g %s\n", fsum, fprod, fmax,
+           fmin,
            verdict(fsum == rs && fprod == rp && fmax == rmax && fmin == rmin));
   }
 
@@ -108,7 +115,8 @@ int main(void) {
       rmin = (-1.25 + (i % 3)) < rmin ? (-1.25 + (i % 3)) : rmin;
     }
     rp /= 2.0;
-    printf("double: sum=%.2f prod=%.0f max=%.0f min=%g %s\n", dsum, dprod, dmax, dmin,
+    printf("double: sum=%.2f prod=%.0f max=%.0f min=%g %s\n", dsum, dprod, dmax,
+           dmin,
            verdict(dsum == rs && dprod == rp && dmax == rmax && dmin == rmin));
   }
 

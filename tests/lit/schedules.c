@@ -38,11 +38,11 @@ static void expect(const char *what) {
     for (int i = 0; i < N; ++i)                                                \
       x[i] += i % 7 + 1;                                                       \
   }
-#define TEAMS_FOR(...)                                                         \
-  for (int r = 0; r < REPEAT; ++r) {                                           \
+#define TEAMS_FOR(...)                                                           \
+  for (int r = 0; r < REPEAT; ++r) {                                             \
     PRAGMA(omp target teams distribute parallel for map(tofrom : x) __VA_ARGS__) \
-    for (int i = 0; i < N; ++i)                                                \
-      x[i] += i % 7 + 1;                                                       \
+    for (int i = 0; i < N; ++i)                                                  \
+      x[i] += i % 7 + 1;                                                         \
   }
 
 int main(void) {

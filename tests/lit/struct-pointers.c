@@ -46,7 +46,7 @@ int main(void) {
   for (int i = 0; i < s.n; ++i)
     s.data[i] = i;
   double total = 0;
-#pragma omp target map(to : s) map(tofrom : s.data[0:s.n]) map(tofrom : total)
+#pragma omp target map(to : s) map(tofrom : s.data [0:s.n]) map(tofrom : total)
   {
     for (int i = 0; i < s.n; ++i) {
       s.data[i] = 2 * s.data[i] + 1;
@@ -57,7 +57,8 @@ int main(void) {
     int ok = total == 10000;
     for (int i = 0; i < s.n; ++i)
       ok &= s.data[i] == 2 * i + 1;
-    printf("struct member: n=%d sum=%.0f %s\n", s.n, total + s.n, ok ? "ok" : "FAIL");
+    printf("struct member: n=%d sum=%.0f %s\n", s.n, total + s.n,
+           ok ? "ok" : "FAIL");
     failures += !ok;
     check("host pointer member kept", s.data == keep);
   }
@@ -76,7 +77,7 @@ int main(void) {
   }
 #pragma omp target enter data map(to : arr)
   for (int k = 0; k < K; ++k) {
-#pragma omp target enter data map(to : arr[k].data[0:arr[k].n])
+#pragma omp target enter data map(to : arr[k].data [0:arr[k].n])
   }
   // The kernel finds every array through the pointers in the device's arr.
 #pragma omp target teams distribute parallel for
@@ -88,7 +89,7 @@ int main(void) {
     for (int i = 0; i < arr[k].n; ++i)
       arr[k].data[i] += 1;
   for (int k = 0; k < K; ++k) {
-#pragma omp target exit data map(from : arr[k].data[0:arr[k].n])
+#pragma omp target exit data map(from : arr[k].data [0:arr[k].n])
   }
 #pragma omp target exit data map(release : arr)
   {
@@ -101,7 +102,8 @@ int main(void) {
     }
     printf(" %s\n", ok ? "ok" : "FAIL");
     failures += !ok;
-    check("array of structs, second kernel", arr[K - 1].data[M + K - 2] == 30 + M + K - 2 + 1);
+    check("array of structs, second kernel",
+          arr[K - 1].data[M + K - 2] == 30 + M + K - 2 + 1);
     ok = 1;
     for (int k = 0; k < K; ++k)
       ok &= arr[k].data == orig[k];
@@ -118,7 +120,7 @@ int main(void) {
   double sums[4] = {0, 0, 0, 0};
 #pragma omp target enter data map(to : ptrs)
   for (int k = 0; k < 4; ++k) {
-#pragma omp target enter data map(to : ptrs[k][0:100])
+#pragma omp target enter data map(to : ptrs[k] [0:100])
   }
 #pragma omp target teams distribute map(from : sums)
   for (int k = 0; k < 4; ++k) {
@@ -132,11 +134,12 @@ int main(void) {
     for (int i = 0; i < 100; ++i)
       ptrs[k][i] = -ptrs[k][i];
   for (int k = 0; k < 4; ++k) {
-#pragma omp target exit data map(from : ptrs[k][0:100])
+#pragma omp target exit data map(from : ptrs[k] [0:100])
   }
 #pragma omp target exit data map(release : ptrs)
   {
-    int ok = sums[0] == 4950 && sums[1] == 5450 && sums[2] == 5950 && sums[3] == 6450;
+    int ok = sums[0] == 4950 && sums[1] == 5450 && sums[2] == 5950 &&
+             sums[3] == 6450;
     printf("array of pointers: sums %.0f %.0f %.0f %.0f %s\n", sums[0], sums[1],
            sums[2], sums[3], ok ? "ok" : "FAIL");
     failures += !ok;
@@ -159,11 +162,11 @@ int main(void) {
     nodes[k]->next = nodes[k + 1];
   for (int k = 0; k < 5; ++k) {
     struct Node *p = nodes[k];
-#pragma omp target enter data map(to : p[0:1])
+#pragma omp target enter data map(to : p [0:1])
   }
   for (int k = 0; k < 4; ++k) {
     struct Node *p = nodes[k];
-#pragma omp target enter data map(to : p->next[0:1])
+#pragma omp target enter data map(to : p->next [0:1])
   }
   struct Node *head = nodes[0];
   int length = 0, vsum = 0;
@@ -179,11 +182,11 @@ int main(void) {
   // values, then drop the mappings.
   for (int k = 0; k < 5; ++k) {
     struct Node *p = nodes[k];
-#pragma omp target update from(p[0:1])
+#pragma omp target update from(p [0:1])
   }
   for (int k = 0; k < 5; ++k) {
     struct Node *p = nodes[k];
-#pragma omp target exit data map(delete : p[0:1])
+#pragma omp target exit data map(delete : p [0:1])
   }
   {
     printf("linked list: length=%d sum=%d %s\n", length, vsum,

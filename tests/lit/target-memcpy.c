@@ -83,7 +83,8 @@ int main(void) {
   }
 
   // Copy between two parts of one device buffer: d1[500:100] = d1[0:100].
-  rc = omp_target_memcpy(d1, d1, 100 * sizeof(int), 500 * sizeof(int), 0, dev, dev);
+  rc = omp_target_memcpy(d1, d1, 100 * sizeof(int), 500 * sizeof(int), 0, dev,
+                         dev);
   rc |= omp_target_memcpy(g, d1, N * sizeof(int), 0, 0, host, dev);
   {
     int ok = rc == 0;
@@ -121,8 +122,8 @@ int main(void) {
   // device -> host: the block at (2, 3) of dm to (0, 0) of back.
   memset(back, 0, sizeof(back));
   size_t zero[2] = {0, 0}, from[2] = {2, 3};
-  rc = omp_target_memcpy_rect(back, dm, sizeof(int), 2, volume, zero, from, dims,
-                              dims, host, dev);
+  rc = omp_target_memcpy_rect(back, dm, sizeof(int), 2, volume, zero, from,
+                              dims, dims, host, dev);
   {
     int ok = rc == 0;
     for (int r = 0; r < R; ++r)
@@ -152,7 +153,8 @@ int main(void) {
   // omp_target_memcpy_async, completed by taskwait.
   for (int i = 0; i < N; ++i)
     h[i] = 7 * i;
-  rc = omp_target_memcpy_async(d2, h, N * sizeof(int), 0, 0, dev, host, 0, NULL);
+  rc =
+      omp_target_memcpy_async(d2, h, N * sizeof(int), 0, 0, dev, host, 0, NULL);
 #pragma omp taskwait
   bad = 0;
 #pragma omp target teams distribute parallel for is_device_ptr(d2) reduction(+ : bad)

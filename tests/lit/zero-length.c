@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
     a[i] = -1;
     touched += 1;
   }
-#pragma omp target map(tofrom : a[0:n]) map(tofrom : touched)
+#pragma omp target map(tofrom : a [0:n]) map(tofrom : touched)
   for (int i = 0; i < n; ++i)
     touched += a[i];
   {
@@ -58,26 +58,27 @@ int main(int argc, char **argv) {
   }
 
   // A zero-length section of mapped data names the mapped copy.
-#pragma omp target data map(tofrom : a[0:100])
+#pragma omp target data map(tofrom : a [0:100])
   {
-#pragma omp target map(tofrom : a[0:0])
+#pragma omp target map(tofrom : a [0:0])
     {
       a[5] = 500; // a is the device copy mapped by the data region
     }
-#pragma omp target map(a[10:0])
+#pragma omp target map(a [10:0])
     a[10] += 1000;
   }
-  check("zero-length section of mapped data", a[5] == 500 && a[10] == 1010 && a[11] == 11);
+  check("zero-length section of mapped data",
+        a[5] == 500 && a[10] == 1010 && a[11] == 11);
   a[5] = 5;
   a[10] = 10;
 
   // Zero-length enter data / update / exit data.
-#pragma omp target enter data map(to : a[0:n])
-#pragma omp target update to(a[0:n])
-#pragma omp target update from(a[0:n])
-#pragma omp target exit data map(from : a[0:n])
-#pragma omp target enter data map(alloc : a[50:0])
-#pragma omp target exit data map(delete : a[50:0])
+#pragma omp target enter data map(to : a [0:n])
+#pragma omp target update to(a [0:n])
+#pragma omp target update from(a [0:n])
+#pragma omp target exit data map(from : a [0:n])
+#pragma omp target enter data map(alloc : a [50:0])
+#pragma omp target exit data map(delete : a [50:0])
   {
     int ok = 1;
     for (int i = 0; i < 100; ++i)
@@ -112,7 +113,8 @@ int main(int argc, char **argv) {
   int in = 7, out = 0;
 #pragma omp target map(to : in) map(from : out)
   out = in * in;
-  printf("scalar to/from: %d %d %s\n", in, out, in == 7 && out == 49 ? "ok" : "FAIL");
+  printf("scalar to/from: %d %d %s\n", in, out,
+         in == 7 && out == 49 ? "ok" : "FAIL");
   failures += !(in == 7 && out == 49);
 
   int si = 5;
@@ -140,7 +142,8 @@ int main(int argc, char **argv) {
       acc += r;
     }
   }
-  printf("scalars kept across a data region: %d %s\n", acc, acc == 6 ? "ok" : "FAIL");
+  printf("scalars kept across a data region: %d %s\n", acc,
+         acc == 6 ? "ok" : "FAIL");
   failures += acc != 6;
   free(a);
   printf("done failures=%d\n", failures);
