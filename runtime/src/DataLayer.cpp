@@ -16,7 +16,7 @@ DataLayer::DataLayer() { Nodes.push_back(std::make_unique<HostNodeOps>()); }
 DataLayer::~DataLayer() {
   for (auto &[Base, B] : Buffers) {
     for (size_t N = 1; N < B->NodePtr.size(); ++N)
-      if (B->NodePtr[N] && !B->External && !B->AliasesHost[N])
+      if (B->NodePtr[N] && !B->External)
         Nodes[N]->release(B->NodePtr[N]);
     if (!B->External)
       Nodes[HostNode]->release(reinterpret_cast<void *>(B->Base));
@@ -34,7 +34,6 @@ NodeId DataLayer::addNode(std::unique_ptr<NodeOps> Ops) {
 void DataLayer::growNodeVectors(Buffer &B) {
   B.NodePtr.resize(Nodes.size(), nullptr);
   B.Valid.resize(Nodes.size());
-  B.AliasesHost.resize(Nodes.size(), false);
 }
 
 void *DataLayer::allocate(uint64_t Size) {
@@ -64,7 +63,7 @@ bool DataLayer::release(void *Ptr) {
     return false;
   Buffer &B = *It->second;
   for (size_t N = 1; N < B.NodePtr.size(); ++N)
-    if (B.NodePtr[N] && !B.AliasesHost[N])
+    if (B.NodePtr[N])
       Nodes[N]->release(B.NodePtr[N]);
   Nodes[HostNode]->release(Ptr);
   Buffers.erase(It);
@@ -94,9 +93,7 @@ void DataLayer::setExternalNodeStorage(void *Base, NodeId N, void *NodePtr) {
     return;
   Buffer &B = *It->second;
   B.NodePtr[N] = NodePtr;
-  B.AliasesHost[N] = NodePtr == Base;
-  if (!B.AliasesHost[N])
-    B.Valid[N].insert(0, B.Size);
+  B.Valid[N].insert(0, B.Size);
 }
 
 Buffer *DataLayer::findForPointer(uintptr_t P) {
@@ -269,24 +266,23 @@ bool DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
 
 bool DataLayer::makeValid(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
   Lock L(Mutex);
-  NodeId Dst = effectiveNode(B, N);
   Hi = std::min(Hi, B.Size);
-  if (B.Valid[Dst].contains(Lo, Hi))
+  if (B.Valid[N].contains(Lo, Hi))
     return true;
-  if (!ensureStorage(Dst, B))
+  if (!ensureStorage(N, B))
     return false;
-  std::vector<Range> Missing = B.Valid[Dst].missing(Lo, Hi);
+  std::vector<Range> Missing = B.Valid[N].missing(Lo, Hi);
   // Sources in order of preference: nodes of the destination's kind (peer
   // copies between GPUs), then the host, then the rest (staged).
   std::vector<NodeId> Order;
-  NodeKind DstKind = Nodes[Dst]->kind();
+  NodeKind DstKind = Nodes[N]->kind();
   for (NodeId S = 1; S < numNodes(); ++S)
-    if (S != Dst && Nodes[S]->kind() == DstKind && !B.AliasesHost[S])
+    if (S != N && Nodes[S]->kind() == DstKind)
       Order.push_back(S);
-  if (Dst != HostNode)
+  if (N != HostNode)
     Order.push_back(HostNode);
   for (NodeId S = 1; S < numNodes(); ++S)
-    if (S != Dst && Nodes[S]->kind() != DstKind && !B.AliasesHost[S])
+    if (S != N && Nodes[S]->kind() != DstKind)
       Order.push_back(S);
   for (NodeId S : Order) {
     std::vector<Range> StillMissing;
@@ -295,9 +291,9 @@ bool DataLayer::makeValid(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
       for (const Range &Have : B.Valid[S].intersect(M.Lo, M.Hi)) {
         if (Have.Lo > Cursor)
           StillMissing.push_back({Cursor, Have.Lo});
-        if (!copyRange(B, S, Dst, Have.Lo, Have.Hi))
+        if (!copyRange(B, S, N, Have.Lo, Have.Hi))
           return false;
-        B.Valid[Dst].insert(Have.Lo, Have.Hi);
+        B.Valid[N].insert(Have.Lo, Have.Hi);
         Cursor = Have.Hi;
       }
       if (Cursor < M.Hi)
@@ -310,21 +306,20 @@ bool DataLayer::makeValid(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
   // Bytes valid nowhere were never written: any contents will do, but the
   // pointer slots among them must still be right for this node.
   for (const Range &M : Missing) {
-    if (!fixPointerSlots(B, Dst, M.Lo, M.Hi))
+    if (!fixPointerSlots(B, N, M.Lo, M.Hi))
       return false;
-    B.Valid[Dst].insert(M.Lo, M.Hi);
+    B.Valid[N].insert(M.Lo, M.Hi);
   }
   return true;
 }
 
 void DataLayer::markWritten(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
   Lock L(Mutex);
-  NodeId Dst = effectiveNode(B, N);
   Hi = std::min(Hi, B.Size);
   for (NodeId S = 0; S < numNodes(); ++S)
-    if (S != Dst)
+    if (S != N)
       B.Valid[S].erase(Lo, Hi);
-  B.Valid[Dst].insert(Lo, Hi);
+  B.Valid[N].insert(Lo, Hi);
 }
 
 std::vector<Buffer *> DataLayer::closure(const std::vector<uintptr_t> &Roots) {
@@ -376,11 +371,10 @@ void DataLayer::releaseWhole(NodeId N, const std::vector<Buffer *> &Touched) {
 bool DataLayer::discardNode(NodeId N, const std::vector<Buffer *> &Touched) {
   Lock L(Mutex);
   for (Buffer *B : Touched) {
-    NodeId Own = effectiveNode(*B, N);
-    for (const Range &R : B->Valid[Own].ranges()) {
+    for (const Range &R : B->Valid[N].ranges()) {
       RangeSet Elsewhere;
       for (NodeId S = 0; S < numNodes(); ++S)
-        if (S != Own)
+        if (S != N)
           for (const Range &H : B->Valid[S].intersect(R.Lo, R.Hi))
             Elsewhere.insert(H.Lo, H.Hi);
       if (!Elsewhere.contains(R.Lo, R.Hi))
@@ -388,7 +382,7 @@ bool DataLayer::discardNode(NodeId N, const std::vector<Buffer *> &Touched) {
     }
   }
   for (Buffer *B : Touched)
-    B->Valid[effectiveNode(*B, N)].clear();
+    B->Valid[N].clear();
   return true;
 }
 

@@ -172,15 +172,27 @@ TEST_F(Fixture, HostResidentBuffersFollowTheHost) {
   EXPECT_EQ(*reinterpret_cast<int *>(Args[0]), 3);
 }
 
-TEST_F(Fixture, ExternalGlobalsAliasingTheHost) {
+// A global of the loaded images: the host image's copy is the hetero address,
+// node A has its own copy (its own image), valid from the start.
+TEST_F(Fixture, ExternalGlobalsHaveOneCopyPerNode) {
   static int Global = 42;
+  static int GlobalOnA = 42;
   L.registerExternal(&Global, sizeof(Global));
-  L.setExternalNodeStorage(&Global, A, &Global); // same image on node A
-  std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(&Global)};
+  L.setExternalNodeStorage(&Global, A, &GlobalOnA);
+  std::vector<uintptr_t> Args; // kernels use globals without arguments
   std::vector<Buffer *> Touched;
   ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
-  EXPECT_EQ(Args[0], reinterpret_cast<uintptr_t>(&Global) /* no copy */);
-  EXPECT_EQ(L.stats().BytesH2D, 0u);
+  EXPECT_EQ(Touched.size(), 1u);
+  EXPECT_EQ(L.stats().BytesH2D, 0u); // both copies hold the image's value
+  int Seven = 7;
+  ASSERT_TRUE(L.write(&Global, &Seven, sizeof(int))); // target update to
+  ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
+  EXPECT_EQ(GlobalOnA, 7);
+  GlobalOnA = 8; // the kernel on A writes it
+  L.releaseWhole(A, Touched);
+  int Back = 0;
+  ASSERT_TRUE(L.read(&Back, &Global, sizeof(int))); // target update from
+  EXPECT_EQ(Back, 8);
   EXPECT_FALSE(L.release(&Global)); // not ours to free
 }
 

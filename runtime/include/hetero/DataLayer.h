@@ -46,9 +46,6 @@ struct Buffer {
   /// Per node: storage (nullptr until first needed) and valid ranges.
   std::vector<void *> NodePtr;
   std::vector<RangeSet> Valid;
-  /// Per node: the storage is the host node's own (a simulated node running
-  /// the host image sees the host copy of a global).
-  std::vector<bool> AliasesHost;
   /// Host-visible memory (omp_target_alloc_host/shared): the host may write
   /// it at any time, so its host copy is the truth around every kernel.
   bool HostResident = false;
@@ -131,9 +128,6 @@ private:
   bool ensureStorage(NodeId N, Buffer &B);
   bool copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo, uint64_t Hi);
   bool fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo, uint64_t Hi);
-  NodeId effectiveNode(const Buffer &B, NodeId N) const {
-    return B.AliasesHost[N] ? HostNode : N;
-  }
   void growNodeVectors(Buffer &B);
   void forgetSlots(Buffer &B, uint64_t Lo, uint64_t Hi);
 
