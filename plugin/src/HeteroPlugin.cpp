@@ -60,6 +60,30 @@ int envInt(const char *Name, int Default) {
   return S && *S ? atoi(S) : Default;
 }
 
+/// A byte count such as 65536, 64K, 512M or 2G; 0 when unset or unreadable.
+uint64_t envBytes(const char *Name) {
+  const char *S = getenv(Name);
+  if (!S || !*S)
+    return 0;
+  char *End;
+  uint64_t V = strtoull(S, &End, 10);
+  switch (*End) {
+  case 'k':
+  case 'K':
+    return V << 10;
+  case 'm':
+  case 'M':
+    return V << 20;
+  case 'g':
+  case 'G':
+    return V << 30;
+  case '\0':
+    return V;
+  }
+  warning("%s=%s is not a byte count; ignored", Name, S);
+  return 0;
+}
+
 class HeteroPluginTy final : public GenericPluginTy {
 public:
   HeteroPluginTy() : GenericPluginTy(llvm::Triple::x86_64) {}
@@ -333,7 +357,8 @@ void HeteroPluginTy::initMembers() {
     M.Kind = MemberKind::Simulated;
     M.Index = S;
     M.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu++] : -1;
-    M.Node = Layer->addNode(std::make_unique<SimulatedNodeOps>(S));
+    M.Node = Layer->addNode(std::make_unique<SimulatedNodeOps>(
+        S, static_cast<size_t>(envBytes("HETERO_SIMULATE_MEMORY"))));
     Members.push_back(M);
   }
   Member Cpu;

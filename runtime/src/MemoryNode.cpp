@@ -50,6 +50,14 @@ void *HostNodeOps::allocateWithLeadIn(size_t Size, size_t LeadIn) {
   return Start + LeadIn + HeaderBytes;
 }
 
+size_t HostNodeOps::allocationSize(const void *Ptr) {
+  const size_t *Header = reinterpret_cast<const size_t *>(
+      static_cast<const char *>(Ptr) - HeaderBytes);
+  size_t LeadIn = reinterpret_cast<const char *>(Header) -
+                  reinterpret_cast<const char *>(Header[0]);
+  return Header[1] - LeadIn - HeaderBytes;
+}
+
 void *HostNodeOps::allocate(size_t Size) { return allocateWithLeadIn(Size, 0); }
 
 void HostNodeOps::release(void *Ptr) {
@@ -68,6 +76,28 @@ bool HostNodeOps::copyFromHost(void *Dst, const void *Src, size_t Size) {
 bool HostNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
   memmove(Dst, Src, Size);
   return true;
+}
+
+void *SimulatedNodeOps::allocate(size_t Size) {
+  if (Capacity) {
+    size_t Now = Used.fetch_add(Size);
+    if (Now + Size > Capacity) {
+      Used.fetch_sub(Size);
+      return nullptr;
+    }
+  }
+  void *P = HostNodeOps::allocate(Size);
+  if (!P && Capacity)
+    Used.fetch_sub(Size);
+  return P;
+}
+
+void SimulatedNodeOps::release(void *Ptr) {
+  if (!Ptr)
+    return;
+  if (Capacity)
+    Used.fetch_sub(allocationSize(Ptr));
+  HostNodeOps::release(Ptr);
 }
 
 bool SimulatedNodeOps::copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,

@@ -12,22 +12,6 @@ using namespace hetero;
 
 namespace {
 
-/// A simulated node that runs out of memory after Budget bytes.
-class SmallNodeOps : public SimulatedNodeOps {
-public:
-  SmallNodeOps(int Index, size_t Budget)
-      : SimulatedNodeOps(Index), Budget(Budget) {}
-  void *allocate(size_t Size) override {
-    if (Size > Budget)
-      return nullptr;
-    Budget -= Size;
-    return SimulatedNodeOps::allocate(Size);
-  }
-
-private:
-  size_t Budget;
-};
-
 struct Fixture : ::testing::Test {
   DataLayer L;
   NodeId A = L.addNode(std::make_unique<SimulatedNodeOps>(0));
@@ -128,14 +112,20 @@ TEST_F(Fixture, PointerSlotsAreTranslatedPerNode) {
 }
 
 TEST_F(Fixture, OutOfMemoryNodeFailsCleanly) {
-  NodeId Small = L.addNode(std::make_unique<SmallNodeOps>(2, 1024));
+  NodeId Small = L.addNode(std::make_unique<SimulatedNodeOps>(2, 1 << 20));
   void *P = L.allocate(1 << 20);
-  std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(P)};
+  void *Q = L.allocate(1 << 10);
+  std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(P),
+                              reinterpret_cast<uintptr_t>(Q)};
   std::vector<Buffer *> Touched;
-  EXPECT_FALSE(L.acquireWhole(Small, Args, Touched));
+  EXPECT_FALSE(L.acquireWhole(Small, Args, Touched)); // 1 MiB + 1 KiB
   // The host copy is untouched and still usable elsewhere.
   Args = {reinterpret_cast<uintptr_t>(P)};
   EXPECT_TRUE(L.acquireWhole(A, Args, Touched));
+  // Freeing P gives the node its room back.
+  EXPECT_TRUE(L.release(P));
+  Args = {reinterpret_cast<uintptr_t>(Q)};
+  EXPECT_TRUE(L.acquireWhole(Small, Args, Touched));
 }
 
 TEST_F(Fixture, DiscardRefusesToDropTheOnlyCopy) {

@@ -9,6 +9,7 @@
 #ifndef HETERO_MEMORYNODE_H
 #define HETERO_MEMORYNODE_H
 
+#include <atomic>
 #include <cstddef>
 #include <string>
 
@@ -50,6 +51,8 @@ public:
   /// Like allocate(), with LeadIn bytes of inaccessible address space
   /// reserved right before the storage (see DataLayer::allocate).
   void *allocateWithLeadIn(size_t Size, size_t LeadIn);
+  /// The bytes requested for storage from allocate().
+  static size_t allocationSize(const void *Ptr);
   NodeKind kind() const override { return NodeKind::Host; }
   std::string name() const override { return "host"; }
   void *allocate(size_t Size) override;
@@ -60,16 +63,23 @@ public:
 
 /// A simulated accelerator (HETERO_SIMULATE=n): its own CPU memory, reached
 /// only through copies, so that the coherence code runs without a GPU.
+/// Capacity (bytes, 0 = unlimited) lets tests run a node out of memory
+/// (HETERO_SIMULATE_MEMORY).
 class SimulatedNodeOps : public HostNodeOps {
 public:
-  explicit SimulatedNodeOps(int Index) : Index(Index) {}
+  explicit SimulatedNodeOps(int Index, size_t Capacity = 0)
+      : Index(Index), Capacity(Capacity) {}
   NodeKind kind() const override { return NodeKind::Simulated; }
   std::string name() const override { return "sim:" + std::to_string(Index); }
+  void *allocate(size_t Size) override;
+  void release(void *Ptr) override;
   bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
                     size_t Size) override;
 
 private:
   int Index;
+  size_t Capacity;
+  std::atomic<size_t> Used{0};
 };
 
 } // namespace hetero
