@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages hetero builds with (needs root or sudo).
 # Idempotent: nothing is installed when everything is already there.
 set -euo pipefail
-pkgs=(clang-19 libomp-19-dev llvm-19-dev llvm-19-tools libclang-19-dev
+pkgs=(clang-19 clang-tools-19 libclang-rt-19-dev libomp-19-dev llvm-19-dev llvm-19-tools libclang-19-dev
       libhwloc-dev libffi-dev libzstd-dev libgtest-dev uthash-dev
       ninja-build cmake make patch xz-utils pkg-config python3 dpkg-dev
       clang-format)

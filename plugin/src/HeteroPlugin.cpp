@@ -8,11 +8,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CudaNode.h"
+#include "ImageSymbols.h"
 #include "ImageTable.h"
 
 #include "hetero/DataLayer.h"
+#include "hetero/KernelDescriptor.h"
+#include "hetero/KernelStats.h"
 #include "hetero/Log.h"
 #include "hetero/Scheduler.h"
+#include "hetero/SplitLaunch.h"
 #include "hetero/StarPUPool.h"
 
 #include "PluginInterface.h"
@@ -21,6 +25,7 @@
 
 #include "llvm/BinaryFormat/ELF.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,12 +41,24 @@ extern "C" GenericPluginTy *createPlugin_host();
 namespace hetero {
 namespace {
 
+/// A kernel's loop window (<kernel>_hetero_window in each member's image:
+/// {lo, hi, active}) and what this plugin last wrote there.
+struct WindowSlot {
+  void *Addr = nullptr; // null: the member's image has no window
+  int64_t Value[3] = {0, 0, 0};
+};
+
 /// What get_function hands libomptarget: the kernel in every back end.
 struct HeteroKernel {
   std::string Name;
   void *HostKernel = nullptr;
   std::vector<void *> SimKernels;  // per simulated accelerator
   std::vector<void *> CudaKernels; // per CUDA device, null when absent
+  /// The compiler's descriptor (<kernel>_hetero_desc); null when the binary
+  /// has none, NoSplit then says why.
+  std::unique_ptr<KernelDescriptor> Desc;
+  std::string NoSplit;
+  std::vector<WindowSlot> Windows; // per pool member
 };
 
 uint16_t elfMachine(const __tgt_device_image *Img) {
@@ -231,8 +248,21 @@ private:
   void initCuda();
   void initCudaDevices();
   void initMembers();
+  void initSplitSettings();
+  void loadDescriptor(ImageGroup &G, HeteroKernel &K);
+  bool hasKernel(const Member &M, const HeteroKernel &K) const;
+  bool setWindow(const Member &M, WindowSlot &W, uint64_t Lo, uint64_t Hi,
+                 bool Active);
+  /// Launches K on M's back end from the calling thread.
+  bool launchOn(const Member &M, HeteroKernel &K, std::vector<uintptr_t> &Args,
+                KernelArgsTy KA);
   bool runOn(const Member &M, HeteroKernel &K, std::vector<uintptr_t> &Args,
              const KernelArgsTy &KernelArgs);
+  SplitOutcome trySplit(HeteroKernel &K, void **TgtArgs, ptrdiff_t *TgtOffsets,
+                        const KernelArgsTy &KernelArgs,
+                        KernelStats::Launch &Rec);
+  int32_t launchWhole(HeteroKernel &K, void **TgtArgs, ptrdiff_t *TgtOffsets,
+                      KernelArgsTy *KernelArgs, KernelStats::Launch &Rec);
 
   bool Initialized = false;
   bool DeviceInitialized = false;
@@ -247,6 +277,14 @@ private:
   std::mutex KernelsMutex;
   std::vector<std::unique_ptr<HeteroKernel>> Kernels;
   std::string Pin;
+  // Splitting: chunks per member, member weights (HETERO_MEMBERS).
+  unsigned ChunksPerMember = 1;
+  std::map<std::string, double> MemberWeights;
+  bool MembersListed = false;
+  // One launch at a time, so that the bytes copied during a launch are its.
+  std::mutex LaunchMutex;
+  bool StatsOn = false;
+  KernelStats Stats;
 };
 
 llvm::Error HeteroPluginTy::init() {
@@ -264,6 +302,7 @@ llvm::Error HeteroPluginTy::init() {
   initMembers();
   if (const char *P = getenv("HETERO_MEMBER"))
     Pin = P;
+  initSplitSettings();
   Initialized = true;
   return llvm::Error::success();
 }
@@ -374,9 +413,53 @@ void HeteroPluginTy::initMembers() {
        static_cast<int>(CpuWorkers.size()));
 }
 
+// HETERO_CHUNKS=<n>: chunks per member and launch (default 1).
+// HETERO_MEMBERS=<member>[=<weight>],...: the members that take chunks and
+// their shares (default: every member; weight 8 for a GPU, 1 otherwise).
+void HeteroPluginTy::initSplitSettings() {
+  ChunksPerMember = static_cast<unsigned>(std::max(1, envInt("HETERO_CHUNKS", 1)));
+  const char *StatsEnv = getenv("HETERO_STATS");
+  StatsOn = StatsEnv && *StatsEnv && strcmp(StatsEnv, "0") != 0;
+  const char *List = getenv("HETERO_MEMBERS");
+  if (!List || !*List)
+    return;
+  MembersListed = true;
+  std::string S = List;
+  size_t Pos = 0;
+  while (Pos <= S.size()) {
+    size_t Comma = S.find(',', Pos);
+    std::string Item = S.substr(Pos, Comma == std::string::npos ? std::string::npos : Comma - Pos);
+    Pos = Comma == std::string::npos ? S.size() + 1 : Comma + 1;
+    if (Item.empty())
+      continue;
+    double Weight = -1;
+    size_t Eq = Item.find('=');
+    if (Eq != std::string::npos) {
+      char *End;
+      Weight = strtod(Item.c_str() + Eq + 1, &End);
+      if (*End || Weight < 0) {
+        warning("HETERO_MEMBERS: '%s' has no valid weight; ignored", Item.c_str());
+        continue;
+      }
+      Item.resize(Eq);
+    }
+    bool Known = false;
+    for (const Member &M : Members)
+      Known |= M.name() == Item;
+    if (!Known)
+      warning("HETERO_MEMBERS: the pool has no member '%s'", Item.c_str());
+    MemberWeights[Item] = Weight;
+  }
+}
+
 llvm::Error HeteroPluginTy::deinit() {
   if (!Initialized)
     return llvm::Error::success();
+  if (StatsOn) {
+    TransferStats &T = Layer->stats();
+    Stats.print(stderr, T.BytesH2D, T.BytesD2D, T.BytesD2H);
+    fflush(stderr);
+  }
   Pool.stop();
   // Device storage goes back before the back ends tear their devices down.
   Layer.reset();
@@ -428,6 +511,7 @@ int32_t HeteroPluginTy::load_binary(int32_t, __tgt_device_image *TgtImage,
           OFFLOAD_SUCCESS;
     G->CudaBinaries.assign(NumCudaDevices, __tgt_device_binary{0});
     G->CudaLoaded.assign(NumCudaDevices, false);
+    G->CudaImageOf.assign(NumCudaDevices, nullptr);
     for (int D = 0; D < NumCudaDevices; ++D) {
       if (!CudaUsable[D])
         continue;
@@ -438,6 +522,7 @@ int32_t HeteroPluginTy::load_binary(int32_t, __tgt_device_image *TgtImage,
         Compatible = true;
         if (Cuda->load_binary(D, Img, &G->CudaBinaries[D]) == OFFLOAD_SUCCESS) {
           G->CudaLoaded[D] = true;
+          G->CudaImageOf[D] = Img;
           break;
         }
       }
@@ -478,6 +563,7 @@ int32_t HeteroPluginTy::get_function(__tgt_device_binary Binary,
       Any |= K->CudaKernels[D] != nullptr;
   if (!Any)
     return OFFLOAD_FAIL;
+  loadDescriptor(*G, *K);
   std::lock_guard<std::mutex> Lock(KernelsMutex);
   *KernelPtr = K.get();
   Kernels.push_back(std::move(K));
@@ -527,28 +613,192 @@ void *HeteroPluginTy::data_alloc(int32_t, int64_t Size, void *, int32_t Kind) {
   return P;
 }
 
+void HeteroPluginTy::loadDescriptor(ImageGroup &G, HeteroKernel &K) {
+  K.Windows.assign(Members.size(), {});
+  std::string DescName = K.Name + "_hetero_desc";
+  void *Text = nullptr;
+  if (!G.HostLoaded || !imageDefinesSymbol(G.HostImage, DescName) ||
+      Host->get_global(G.HostBinary, 0, DescName.c_str(), &Text) !=
+          OFFLOAD_SUCCESS ||
+      !Text) {
+    K.NoSplit = "no descriptor (not compiled with -fopenmp-targets=hetero)";
+    return;
+  }
+  auto D = std::make_unique<KernelDescriptor>();
+  std::string Err;
+  if (!KernelDescriptor::parse(static_cast<const char *>(Text), *D, Err)) {
+    warning("kernel %s: unreadable descriptor (%s); it runs unsplit",
+            K.Name.c_str(), Err.c_str());
+    K.NoSplit = "unreadable descriptor";
+    return;
+  }
+  K.Desc = std::move(D);
+  if (!K.Desc->splittable())
+    return;
+  std::string WindowName = K.Name + "_hetero_window";
+  const uint64_t WindowSize = 3 * sizeof(int64_t);
+  for (size_t I = 0; I < Members.size(); ++I) {
+    const Member &M = Members[I];
+    void *Addr = nullptr;
+    int32_t Rc = OFFLOAD_FAIL;
+    if (!hasKernel(M, K))
+      continue;
+    if (M.Kind == MemberKind::Gpu) {
+      __tgt_device_image *Img = G.CudaImageOf[M.Index];
+      if (Img && imageDefinesSymbol(Img, WindowName))
+        Rc = Cuda->get_global(G.CudaBinaries[M.Index], WindowSize,
+                              WindowName.c_str(), &Addr);
+    } else if (imageDefinesSymbol(G.HostImage, WindowName)) {
+      __tgt_device_binary Bin = M.Kind == MemberKind::Simulated
+                                    ? G.SimBinaries[M.Index]
+                                    : G.HostBinary;
+      Rc = Host->get_global(Bin, WindowSize, WindowName.c_str(), &Addr);
+    }
+    if (Rc == OFFLOAD_SUCCESS)
+      K.Windows[I].Addr = Addr;
+  }
+}
+
+bool HeteroPluginTy::hasKernel(const Member &M, const HeteroKernel &K) const {
+  switch (M.Kind) {
+  case MemberKind::Gpu:
+    return K.CudaKernels[M.Index] != nullptr;
+  case MemberKind::Simulated:
+    return K.SimKernels[M.Index] != nullptr;
+  case MemberKind::CpuPool:
+    return K.HostKernel != nullptr;
+  }
+  return false;
+}
+
+bool HeteroPluginTy::setWindow(const Member &M, WindowSlot &W, uint64_t Lo,
+                               uint64_t Hi, bool Active) {
+  int64_t V[3] = {0, 0, 0};
+  if (Active) {
+    V[0] = static_cast<int64_t>(Lo);
+    V[1] = static_cast<int64_t>(Hi);
+    V[2] = 1;
+  }
+  if (!W.Addr || memcmp(V, W.Value, sizeof(V)) == 0)
+    return true;
+  if (M.Kind == MemberKind::Gpu) {
+    if (Cuda->data_submit(M.Index, W.Addr, V, sizeof(V)) != OFFLOAD_SUCCESS)
+      return false;
+  } else {
+    memcpy(W.Addr, V, sizeof(V)); // the image's global, in this process
+  }
+  memcpy(W.Value, V, sizeof(V));
+  return true;
+}
+
+bool HeteroPluginTy::launchOn(const Member &M, HeteroKernel &K,
+                              std::vector<uintptr_t> &Args, KernelArgsTy KA) {
+  // KA is a copy: the back ends adjust the argument count in place.
+  std::vector<ptrdiff_t> Offsets(Args.size(), 0);
+  void **ArgPtrs = reinterpret_cast<void **>(Args.data());
+  if (M.Kind == MemberKind::Gpu)
+    return Cuda->launch_kernel(M.Index, K.CudaKernels[M.Index], ArgPtrs,
+                               Offsets.data(), &KA,
+                               nullptr) == OFFLOAD_SUCCESS;
+  if (M.Kind == MemberKind::Simulated)
+    return Host->launch_kernel(1 + M.Index, K.SimKernels[M.Index], ArgPtrs,
+                               Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
+  return Host->launch_kernel(0, K.HostKernel, ArgPtrs, Offsets.data(), &KA,
+                             nullptr) == OFFLOAD_SUCCESS;
+}
+
 bool HeteroPluginTy::runOn(const Member &M, HeteroKernel &K,
                            std::vector<uintptr_t> &Args,
                            const KernelArgsTy &KernelArgs) {
-  // The back ends adjust the argument count in place: give each its own copy.
-  KernelArgsTy KA = KernelArgs;
-  std::vector<ptrdiff_t> Offsets(Args.size(), 0);
-  void **ArgPtrs = reinterpret_cast<void **>(Args.data());
+  size_t Index = &M - Members.data();
   auto Launch = [&]() -> bool {
-    if (M.Kind == MemberKind::Gpu)
-      return Cuda->launch_kernel(M.Index, K.CudaKernels[M.Index], ArgPtrs,
-                                 Offsets.data(), &KA,
-                                 nullptr) == OFFLOAD_SUCCESS;
-    if (M.Kind == MemberKind::Simulated)
-      return Host->launch_kernel(1 + M.Index, K.SimKernels[M.Index], ArgPtrs,
-                                 Offsets.data(), &KA,
-                                 nullptr) == OFFLOAD_SUCCESS;
-    return Host->launch_kernel(0, K.HostKernel, ArgPtrs, Offsets.data(), &KA,
-                               nullptr) == OFFLOAD_SUCCESS;
+    // A whole launch: the window from an earlier split must be off.
+    if (!setWindow(M, K.Windows[Index], 0, 0, /*Active=*/false))
+      return false;
+    return launchOn(M, K, Args, KernelArgs);
   };
   if (M.WorkerId < 0)
     return Launch();
   return Pool.runOn(M.WorkerId, Launch);
+}
+
+SplitOutcome HeteroPluginTy::trySplit(HeteroKernel &K, void **TgtArgs,
+                                      ptrdiff_t *TgtOffsets,
+                                      const KernelArgsTy &KernelArgs,
+                                      KernelStats::Launch &Rec) {
+  if (!K.Desc || !K.Desc->splittable()) {
+    Rec.Reason = K.Desc ? K.Desc->reason() : K.NoSplit;
+    return SplitOutcome::NotSplit;
+  }
+  std::vector<size_t> Index; // split member -> pool member
+  std::vector<SplitMember> Split;
+  for (size_t I = 0; I < Members.size(); ++I) {
+    const Member &M = Members[I];
+    if (M.Failed || !K.Windows[I].Addr || !hasKernel(M, K))
+      continue;
+    double Weight = M.Kind == MemberKind::Gpu ? 8 : 1;
+    if (MembersListed) {
+      auto It = MemberWeights.find(M.name());
+      if (It == MemberWeights.end())
+        continue;
+      if (It->second >= 0)
+        Weight = It->second;
+    }
+    if (Weight <= 0)
+      continue;
+    Index.push_back(I);
+    Split.push_back({M.Node, M.WorkerId, Weight, M.name()});
+  }
+  if (Split.empty()) {
+    Rec.Reason = "no pool member has the kernel's loop window";
+    return SplitOutcome::NotSplit;
+  }
+  SplitLaunchInput In;
+  In.Desc = K.Desc.get();
+  In.Args.resize(KernelArgs.NumArgs);
+  In.Offsets.resize(KernelArgs.NumArgs);
+  for (uint32_t A = 0; A < KernelArgs.NumArgs; ++A) {
+    In.Args[A] = reinterpret_cast<uintptr_t>(TgtArgs[A]);
+    In.Offsets[A] = TgtOffsets[A];
+  }
+  In.TripCount = KernelArgs.Tripcount;
+  In.ChunksPerMember = ChunksPerMember;
+  auto Launch = [&](size_t S, uint64_t Lo, uint64_t Hi,
+                    std::vector<uintptr_t> &NodeArgs) {
+    const Member &M = Members[Index[S]];
+    if (!setWindow(M, K.Windows[Index[S]], Lo, Hi, /*Active=*/true))
+      return false;
+    KernelArgsTy KA = KernelArgs;
+    KA.Tripcount = Hi - Lo; // sizes the GPU grid for the window
+    return launchOn(M, K, NodeArgs, KA);
+  };
+  auto Run = [&](const std::vector<std::pair<int, std::function<bool()>>>
+                     &Tasks) { return Pool.runAll(Tasks); };
+  SplitResult R = launchSplit(*Layer, In, Split, Launch, Run);
+  for (size_t F : R.FailedMembers) {
+    Member &M = Members[Index[F]];
+    M.Failed = true;
+    error("kernel %s failed on %s; %s leaves the pool, its chunks ran "
+          "elsewhere",
+          K.Name.c_str(), M.name().c_str(), M.name().c_str());
+  }
+  Rec.Split = R.Outcome == SplitOutcome::Done;
+  Rec.Reason = R.Reason;
+  for (size_t S = 0; S < Split.size() && S < R.Usage.size(); ++S)
+    if (R.Usage[S].Iterations || R.Usage[S].BusySeconds > 0)
+      Rec.Members.push_back({Split[S].Name, R.Usage[S]});
+  if (R.Outcome == SplitOutcome::Done) {
+    std::string Who;
+    for (const auto &[Name, U] : Rec.Members)
+      Who += (Who.empty() ? "" : ", ") + Name + ":" +
+             std::to_string(U.Iterations);
+    info(1, "launch %s split: %s", K.Name.c_str(), Who.c_str());
+  } else if (R.Outcome == SplitOutcome::Failed) {
+    error("kernel %s: %s", K.Name.c_str(), R.Reason.c_str());
+  } else {
+    info(2, "launch %s not split: %s", K.Name.c_str(), R.Reason.c_str());
+  }
+  return R.Outcome;
 }
 
 int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
@@ -556,6 +806,33 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
                                       KernelArgsTy *KernelArgs,
                                       __tgt_async_info *) {
   auto &K = *static_cast<HeteroKernel *>(TgtEntryPtr);
+  std::lock_guard<std::mutex> Lock(LaunchMutex);
+  TransferStats &T = Layer->stats();
+  uint64_t H2D = T.BytesH2D, D2D = T.BytesD2D, D2H = T.BytesD2H;
+  KernelStats::Launch Rec;
+  int32_t Rc = OFFLOAD_SUCCESS;
+  switch (trySplit(K, TgtArgs, TgtOffsets, *KernelArgs, Rec)) {
+  case SplitOutcome::Done:
+    break;
+  case SplitOutcome::Failed:
+    Rc = OFFLOAD_FAIL;
+    break;
+  case SplitOutcome::NotSplit:
+    Rc = launchWhole(K, TgtArgs, TgtOffsets, KernelArgs, Rec);
+    break;
+  }
+  Rec.H2D = T.BytesH2D - H2D;
+  Rec.D2D = T.BytesD2D - D2D;
+  Rec.D2H = T.BytesD2H - D2H;
+  if (StatsOn)
+    Stats.record(K.Name, Rec);
+  return Rc;
+}
+
+int32_t HeteroPluginTy::launchWhole(HeteroKernel &K, void **TgtArgs,
+                                    ptrdiff_t *TgtOffsets,
+                                    KernelArgsTy *KernelArgs,
+                                    KernelStats::Launch &Rec) {
   // TgtArgs hold begin addresses, inside their buffers; the offsets lead to
   // the bases, which may lie outside (a[100:200] passes &a[0]). Translate
   // first, offset after.
@@ -564,19 +841,7 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
     Args[I] = reinterpret_cast<uintptr_t>(TgtArgs[I]);
 
   LaunchChoice Choice = chooseMembers(
-      Members,
-      [&](const Member &M) {
-        switch (M.Kind) {
-        case MemberKind::Gpu:
-          return K.CudaKernels[M.Index] != nullptr;
-        case MemberKind::Simulated:
-          return K.SimKernels[M.Index] != nullptr;
-        case MemberKind::CpuPool:
-          return K.HostKernel != nullptr;
-        }
-        return false;
-      },
-      Pin);
+      Members, [&](const Member &M) { return hasKernel(M, K); }, Pin);
   if (Choice.Order.empty()) {
     error("no pool member can run kernel %s", K.Name.c_str());
     return OFFLOAD_FAIL;
@@ -596,10 +861,18 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
       Translated[A] += TgtOffsets[A];
     info(2, "launch %s: %zu buffers on %s, running", K.Name.c_str(),
          Touched.size(), M.name().c_str());
+    auto Start = std::chrono::steady_clock::now();
     if (runOn(M, K, Translated, *KernelArgs)) {
       Layer->releaseWhole(M.Node, Touched);
-      info(1, "launch %s on %s (whole kernel: %s)", K.Name.c_str(),
-           M.name().c_str(), I == 0 ? Choice.Reason.c_str() : "fallback");
+      MemberUsage U;
+      U.Iterations = KernelArgs->Tripcount;
+      U.BusySeconds = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - Start)
+                          .count();
+      Rec.Members.push_back({M.name(), U});
+      info(1, "launch %s on %s (whole kernel: %s; %s)", K.Name.c_str(),
+           M.name().c_str(), I == 0 ? Choice.Reason.c_str() : "fallback",
+           Rec.Reason.c_str());
       return OFFLOAD_SUCCESS;
     }
     // The member's copies may be half written: drop them if every buffer

@@ -27,6 +27,7 @@ struct ImageGroup {
   bool HostLoaded = false;
   std::vector<__tgt_device_binary> CudaBinaries; // per CUDA device
   std::vector<bool> CudaLoaded;                  // per CUDA device
+  std::vector<__tgt_device_image *> CudaImageOf; // per CUDA device: loaded
   // Per simulated accelerator: its own copy of the x86_64 image (its own
   // globals), loaded on host back-end device 1 + index.
   std::vector<__tgt_device_binary> SimBinaries;

@@ -336,14 +336,29 @@ std::vector<Buffer *> DataLayer::closure(const std::vector<uintptr_t> &Roots) {
   return Out;
 }
 
-bool DataLayer::acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
-                             std::vector<Buffer *> &Touched) {
+std::vector<Buffer *>
+DataLayer::kernelBuffers(const std::vector<uintptr_t> &Args) {
   Lock L(Mutex);
   std::vector<uintptr_t> Roots = Args;
   for (auto &[Base, B] : Buffers)
     if (B->External)
       Roots.push_back(Base);
-  Touched = closure(Roots);
+  return closure(Roots);
+}
+
+std::vector<Buffer *> DataLayer::externalBuffers() {
+  Lock L(Mutex);
+  std::vector<Buffer *> Out;
+  for (auto &[Base, B] : Buffers)
+    if (B->External)
+      Out.push_back(B.get());
+  return Out;
+}
+
+bool DataLayer::acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
+                             std::vector<Buffer *> &Touched) {
+  Lock L(Mutex);
+  Touched = kernelBuffers(Args);
   for (Buffer *B : Touched) {
     if (B->HostResident)
       markWritten(HostNode, *B, 0, B->Size);

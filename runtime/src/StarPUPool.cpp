@@ -111,4 +111,42 @@ bool StarPUPool::runOn(int Id, const std::function<bool()> &Fn) {
   return C.Result;
 }
 
+std::vector<bool> StarPUPool::runAll(
+    const std::vector<std::pair<int, std::function<bool()>>> &Tasks) {
+  std::vector<bool> Ok(Tasks.size(), false);
+  std::vector<Closure> Closures(Tasks.size());
+  std::vector<struct starpu_task *> Submitted(Tasks.size(), nullptr);
+  for (size_t I = 0; I < Tasks.size(); ++I) {
+    Closures[I].Fn = &Tasks[I].second;
+    if (!Started || Tasks[I].first < 0)
+      continue;
+    struct starpu_task *T = starpu_task_create();
+    T->cl = codelet();
+    T->cl_arg = &Closures[I];
+    T->execute_on_a_specific_worker = 1;
+    T->workerid = static_cast<unsigned>(Tasks[I].first);
+    T->detach = 0; // waited for below
+    int Ret = starpu_task_submit(T);
+    if (Ret != 0) {
+      error("StarPU refused a task for worker %d (%d)", Tasks[I].first, Ret);
+      starpu_task_destroy(T);
+      continue;
+    }
+    Submitted[I] = T;
+  }
+  // Tasks without a worker run here, while the others run on theirs.
+  for (size_t I = 0; I < Tasks.size(); ++I)
+    if (!Started || Tasks[I].first < 0)
+      Closures[I].Result = Tasks[I].second();
+  for (size_t I = 0; I < Tasks.size(); ++I) {
+    if (Submitted[I]) {
+      if (starpu_task_wait(Submitted[I]) != 0)
+        Closures[I].Result = false;
+      // A task waited for is destroyed by StarPU when done (destroy = 1).
+    }
+    Ok[I] = Closures[I].Result;
+  }
+  return Ok;
+}
+
 } // namespace hetero

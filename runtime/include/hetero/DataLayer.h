@@ -103,6 +103,13 @@ public:
   /// The buffers reachable from Roots through pointer slots, Roots first.
   std::vector<Buffer *> closure(const std::vector<uintptr_t> &Roots);
 
+  /// What a kernel with these arguments may reach: closure() of the
+  /// arguments and of every external buffer (globals of the loaded images,
+  /// which kernels use without passing them).
+  std::vector<Buffer *> kernelBuffers(const std::vector<uintptr_t> &Args);
+  /// The external buffers (globals of the loaded images).
+  std::vector<Buffer *> externalBuffers();
+
   /// Whole-buffer acquire for a kernel that runs on node N: translates the
   /// arguments and makes every reachable buffer valid on N. Globals of the
   /// loaded images (external buffers) are always included: kernels use them

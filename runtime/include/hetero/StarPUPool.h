@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hetero {
@@ -34,6 +35,11 @@ public:
   /// Runs Fn as a StarPU task on worker Id and waits for it. Returns what Fn
   /// returned, false if the task could not run.
   bool runOn(int Id, const std::function<bool()> &Fn);
+  /// Submits every task (worker id, work) at once and waits for all of them;
+  /// tasks for one worker run one after the other, in order. A task with
+  /// worker -1 runs on the calling thread. Returns what each returned.
+  std::vector<bool>
+  runAll(const std::vector<std::pair<int, std::function<bool()>>> &Tasks);
 
   ~StarPUPool() { stop(); }
 

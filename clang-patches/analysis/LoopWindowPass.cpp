@@ -1,0 +1,232 @@
+//===- LoopWindowPass.cpp - Give offloaded loops an iteration window ------===//
+//
+// LLVM pass plugin, run on the device modules of -fopenmp-targets=hetero
+// (NVPTX and x86_64). For every offloaded kernel whose loop it can window:
+//
+//   - adds a global  <kernel>_hetero_window = { i64 lo, i64 hi, i64 active }
+//     and, before the outermost worksharing loop's bounds are handed to the
+//     OpenMP runtime (__kmpc_distribute_static_init / __kmpc_for_static_init
+//     with a distribute schedule, or the only worksharing loop of a kernel
+//     without distribute), clamps the normalized bounds [lb, ub] to
+//     [lo, hi - 1] when active is non-zero. With active == 0 (its initial
+//     value) the kernel does exactly what it was compiled to do, so the same
+//     binary stays correct under the stock plugins;
+//   - stores the section analysis' descriptor as <kernel>_hetero_desc (a
+//     NUL-terminated string, x86_64 image only: the runtime reads it there).
+//
+// A kernel whose loop cannot be windowed gets no window global, and its
+// descriptor says why; the runtime then runs it unsplit.
+//
+//===----------------------------------------------------------------------===//
+#include "DescriptorRegistry.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace hetero {
+namespace {
+
+// kmp_sched_type values (openmp/runtime/src/kmp.h).
+constexpr int64_t DistributeStaticChunked = 91;
+constexpr int64_t DistributeStatic = 92;
+
+/// "__omp_offloading_<dev>_<file>_<parent>_l<line>" -> parent, line.
+bool parseKernelName(StringRef Name, std::string &Parent, unsigned &Line) {
+  if (!Name.consume_front("__omp_offloading_"))
+    return false;
+  for (int Field = 0; Field < 2; ++Field) {
+    size_t U = Name.find('_');
+    if (U == StringRef::npos)
+      return false;
+    Name = Name.drop_front(U + 1);
+  }
+  size_t L = Name.rfind("_l");
+  if (L == StringRef::npos || Name.drop_front(L + 2).getAsInteger(10, Line))
+    return false;
+  Parent = Name.take_front(L).str();
+  return true;
+}
+
+struct InitCall {
+  CallInst *Call;
+  bool ByValue; // __kmpc_dispatch_init_*: bounds are values, not pointers
+  bool Signed;
+};
+
+/// Worksharing init calls reachable from the kernel: distribute ones and the
+/// others.
+void findInitCalls(Function &Kernel, SmallVectorImpl<InitCall> &Dist,
+                   SmallVectorImpl<InitCall> &For) {
+  SetVector<Function *> Work;
+  Work.insert(&Kernel);
+  for (size_t I = 0; I < Work.size(); ++I) {
+    for (Instruction &Inst : instructions(*Work[I])) {
+      auto *CB = dyn_cast<CallBase>(&Inst);
+      if (!CB)
+        continue;
+      // Outlined regions are passed to the runtime as function pointers.
+      for (Value *Op : CB->operands())
+        if (auto *F = dyn_cast<Function>(Op->stripPointerCasts()))
+          if (!F->isDeclaration())
+            Work.insert(F);
+      Function *Callee = CB->getCalledFunction();
+      auto *Call = dyn_cast<CallInst>(CB);
+      if (!Callee || !Call)
+        continue;
+      StringRef N = Callee->getName();
+      bool Signed = !N.ends_with("u");
+      if (N.starts_with("__kmpc_distribute_static_init_")) {
+        Dist.push_back({Call, false, Signed});
+      } else if (N.starts_with("__kmpc_for_static_init_")) {
+        auto *Sched = dyn_cast<ConstantInt>(Call->getArgOperand(2));
+        bool IsDist = Sched && (Sched->getSExtValue() == DistributeStatic ||
+                                Sched->getSExtValue() == DistributeStaticChunked);
+        (IsDist ? Dist : For).push_back({Call, false, Signed});
+      } else if (N.starts_with("__kmpc_dispatch_init_")) {
+        For.push_back({Call, true, Signed});
+      } else if (N.starts_with("__kmpc_dist_for_static_init") ||
+                 N.starts_with("__kmpc_dist_dispatch_init")) {
+        // Not emitted by clang 19; make the kernel unwindowable if it is.
+        Dist.push_back({Call, false, Signed});
+        Dist.push_back({Call, false, Signed});
+      }
+    }
+  }
+}
+
+Value *clampValue(IRBuilder<> &B, Value *V, Value *Bound, bool Signed,
+                  bool Lower) {
+  Type *Ty = V->getType();
+  Value *Wide = Signed ? B.CreateSExt(V, B.getInt64Ty())
+                       : B.CreateZExt(V, B.getInt64Ty());
+  Value *Take = Lower ? (Signed ? B.CreateICmpSGT(Bound, Wide)
+                                : B.CreateICmpUGT(Bound, Wide))
+                      : (Signed ? B.CreateICmpSLT(Bound, Wide)
+                                : B.CreateICmpULT(Bound, Wide));
+  return B.CreateTrunc(B.CreateSelect(Take, Bound, Wide), Ty);
+}
+
+/// Clamps the call's [lb, ub] to the window when the window is active.
+void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
+  IRBuilder<> B(IC.Call);
+  Type *I64 = B.getInt64Ty();
+  Value *Lo = B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Window, 0),
+                           "hetero.lo");
+  Value *Hi = B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Window, 1),
+                           "hetero.hi");
+  Value *Active = B.CreateICmpNE(
+      B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Window, 2)),
+      ConstantInt::get(I64, 0), "hetero.active");
+  Value *Last = B.CreateSub(Hi, ConstantInt::get(I64, 1));
+  unsigned LbArg = IC.ByValue ? 3 : 4, UbArg = IC.ByValue ? 4 : 5;
+  if (IC.ByValue) {
+    Value *Lb = IC.Call->getArgOperand(LbArg);
+    Value *Ub = IC.Call->getArgOperand(UbArg);
+    IC.Call->setArgOperand(
+        LbArg,
+        B.CreateSelect(Active, clampValue(B, Lb, Lo, IC.Signed, true), Lb));
+    IC.Call->setArgOperand(
+        UbArg,
+        B.CreateSelect(Active, clampValue(B, Ub, Last, IC.Signed, false), Ub));
+    return;
+  }
+  // The bounds' type is the init function's: i32 for _4/_4u, i64 for _8/_8u.
+  Type *Ty = IC.Call->getCalledFunction()->getName().contains("_8")
+                 ? B.getInt64Ty()
+                 : B.getInt32Ty();
+  Value *PLb = IC.Call->getArgOperand(LbArg);
+  Value *PUb = IC.Call->getArgOperand(UbArg);
+  Value *Lb = B.CreateLoad(Ty, PLb);
+  Value *Ub = B.CreateLoad(Ty, PUb);
+  B.CreateStore(
+      B.CreateSelect(Active, clampValue(B, Lb, Lo, IC.Signed, true), Lb), PLb);
+  B.CreateStore(
+      B.CreateSelect(Active, clampValue(B, Ub, Last, IC.Signed, false), Ub),
+      PUb);
+}
+
+GlobalVariable *addGlobal(Module &M, const std::string &Name, Constant *Init,
+                          bool Const) {
+  unsigned AS = M.getDataLayout().getDefaultGlobalsAddressSpace();
+  if (Triple(M.getTargetTriple()).isNVPTX())
+    AS = 1; // global memory: the plugin finds it with cuModuleGetGlobal
+  auto *G = new GlobalVariable(M, Init->getType(), Const,
+                               GlobalValue::ExternalLinkage, Init, Name,
+                               nullptr, GlobalValue::NotThreadLocal, AS);
+  G->setVisibility(GlobalValue::ProtectedVisibility);
+  appendToUsed(M, {G});
+  return G;
+}
+
+struct LoopWindowPass : PassInfoMixin<LoopWindowPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (!M.getModuleFlag("openmp-device"))
+      return PreservedAnalyses::all();
+    bool HostImage = Triple(M.getTargetTriple()).isX86();
+    bool Changed = false;
+    std::vector<Function *> Kernels;
+    for (Function &F : M)
+      if (!F.isDeclaration() && !F.hasLocalLinkage() &&
+          F.getName().starts_with("__omp_offloading_"))
+        Kernels.push_back(&F);
+    for (Function *K : Kernels) {
+      std::string Parent, Desc;
+      unsigned Line;
+      if (!parseKernelName(K->getName(), Parent, Line))
+        continue;
+      if (!lookupDescriptor(kernelKey(Parent, Line), Desc))
+        Desc = "hetero-kernel 1\nsplit no not a combined loop construct\n";
+      bool Splittable = Desc.find("\nsplit yes\n") != std::string::npos;
+      SmallVector<InitCall, 2> Dist, For;
+      findInitCalls(*K, Dist, For);
+      const InitCall *Target = nullptr;
+      if (Dist.size() == 1)
+        Target = &Dist[0];
+      else if (Dist.empty() && For.size() == 1)
+        Target = &For[0];
+      if (Splittable && !Target) {
+        Desc = "hetero-kernel 1\nsplit no loop bounds not found in the "
+               "device code\n";
+        Splittable = false;
+      }
+      if (Splittable) {
+        Type *I64 = Type::getInt64Ty(M.getContext());
+        GlobalVariable *W =
+            addGlobal(M, K->getName().str() + "_hetero_window",
+                      ConstantAggregateZero::get(ArrayType::get(I64, 3)),
+                      /*Const=*/false);
+        clampToWindow(*Target, W);
+      }
+      if (HostImage)
+        addGlobal(M, K->getName().str() + "_hetero_desc",
+                  ConstantDataArray::getString(M.getContext(), Desc),
+                  /*Const=*/true);
+      Changed = true;
+    }
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
+
+} // namespace
+} // namespace hetero
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "hetero-loop-window", "1",
+          [](PassBuilder &PB) {
+            PB.registerPipelineStartEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) {
+                  MPM.addPass(hetero::LoopWindowPass());
+                });
+          }};
+}

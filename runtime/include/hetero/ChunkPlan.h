@@ -1,0 +1,61 @@
+//===- ChunkPlan.h - Chunks of a split kernel and their sections -*- C++ -*-===//
+//
+// A split launch hands each pool member contiguous windows [Lo, Hi) of the
+// kernel's normalized iteration space. For each window the kernel's
+// descriptor gives the byte ranges it may read and write; here they are
+// resolved to the data layer's buffers, and the plan is refused when it
+// would not be safe: a write outside a mapped buffer, or two chunks whose
+// write sections overlap (the analysis' sections are over-approximations,
+// so only disjoint ones can each be made valid on their own node).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_CHUNKPLAN_H
+#define HETERO_CHUNKPLAN_H
+
+#include "hetero/KernelDescriptor.h"
+#include "hetero/RangeSet.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hetero {
+
+class DataLayer;
+struct Buffer;
+
+struct ChunkSpec {
+  size_t Member = 0; // index into the caller's member list
+  uint64_t Lo = 0, Hi = 0;
+};
+
+/// Splits [0, Total) into contiguous chunks in iteration order: member I gets
+/// a share proportional to Weights[I], cut into ChunksPerMember pieces.
+/// Members whose share rounds to nothing get no chunk.
+std::vector<ChunkSpec> splitIterations(uint64_t Total,
+                                       const std::vector<double> &Weights,
+                                       unsigned ChunksPerMember);
+
+/// What one chunk touches in one buffer (offsets within the buffer).
+struct BufferAccess {
+  Buffer *B = nullptr;
+  RangeSet Read;
+  RangeSet Write;
+};
+
+struct ChunkSections {
+  std::vector<BufferAccess> Buffers;
+  /// Reads memory the analysis could not attribute: every buffer.
+  bool ReadAny = false;
+};
+
+/// Resolves every chunk's sections. False, with the reason, when the kernel
+/// must run unsplit.
+bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
+                     const std::vector<uint64_t> &TripCounts, DataLayer &Layer,
+                     const std::vector<ChunkSpec> &Chunks,
+                     std::vector<ChunkSections> &Out, std::string &Reason);
+
+} // namespace hetero
+
+#endif // HETERO_CHUNKPLAN_H

@@ -1,0 +1,216 @@
+//===- KernelDescriptor.h - Sections of an offloaded loop kernel -*- C++
+//-*-===//
+//
+// The compiler (clang-patches/analysis) emits one text descriptor per
+// offloaded loop kernel; lines are separated by '\n':
+//
+//   hetero-kernel 1
+//   split yes                     or: split no <reason, the rest of the line>
+//   nest <D>                      collapsed loops of the nest (D >= 1)
+//   loop <l> <init> <cond> <bound> <step>
+//                                 one per level l = 0..D-1, outermost first;
+//                                 cond: lt le gt ge ne. No loop variables in
+//                                 init, bound, step.
+//   var <id> <lo> <hi>            inner (not collapsed) loop counter (v id):
+//                                 its value lies in [lo, hi], inclusive; lo and
+//                                 hi may use (c l), (v j) for j < id, args
+//   read <size> <base> <offset>   may read [base+offset, base+offset+size) for
+//                                 every value of the loop variables in range
+//   write <size> <base> <offset>  the same, written
+//   readall <base>                may read anything in base's buffer
+//   readany                       may read memory the compiler could not
+//                                 attribute: every buffer
+//   reduce <arg> <op> <type>      reduction variable, pointed to by kernel
+//                                 argument <arg> (Reduction.h for op, type)
+//
+// After the first line, lines come in any order; empty lines are ignored.
+// Expressions are s-expressions over int64 (parentheses need no spaces):
+//
+//   12  -4                 integer literal
+//   (arg K)                the raw 64-bit slot of kernel argument K
+//   (sarg K B S)           by-value scalar: the low B (1, 2, 4, 8) bytes of
+//                          argument K's slot, sign- (S=1) or zero- (S=0)
+//                          extended
+//   (load P B S)           B bytes read at address P, extended like sarg
+//   (c L)                  the counter of collapsed loop L (init + step * k)
+//   (v I)                  inner loop counter I
+//   (+ a b) (- a b) (* a b) (/ a b) (% a b) (neg a) (min a b) (max a b)
+//                          / and % as in C (truncating)
+//
+// 8-byte values from (sarg K 8 0) and (load P 8 0) must be below 2^63 (an
+// error otherwise); (arg K) is taken as it is, as two's complement.
+//
+// The collapsed nest is OpenMP's: level l runs
+// `for (x = init; x <cond> bound; x += step)` N_l times; the normalized
+// iteration space t in [0, N_0 * ... * N_{D-1}) maps to (k_0, ..., k_{D-1})
+// row-major (k_0 slowest), and c_l = init_l + step_l * k_l. All arithmetic is
+// overflow-checked; an overflow is an evaluation error, upon which the caller
+// runs the kernel unsplit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_KERNELDESCRIPTOR_H
+#define HETERO_KERNELDESCRIPTOR_H
+
+#include "hetero/Reduction.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hetero {
+
+/// Index of an expression node in its descriptor.
+using ExprId = uint32_t;
+constexpr ExprId NoExpr = ~ExprId(0);
+
+enum class ExprKind {
+  Const,   // Value
+  Arg,     // Index
+  SArg,    // Index, Bytes, Signed
+  Load,    // Ops[0] (address), Bytes, Signed
+  Counter, // Index
+  Var,     // Index
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Neg, // Ops[0]
+  Min,
+  Max,
+};
+
+/// One node of an expression tree; the descriptor owns every node.
+struct DescExpr {
+  ExprKind Kind = ExprKind::Const;
+  int64_t Value = 0;
+  unsigned Index = 0;
+  unsigned Bytes = 0;
+  bool Signed = false;
+  ExprId Ops[2] = {NoExpr, NoExpr};
+};
+
+enum class LoopCond { LT, LE, GT, GE, NE };
+
+struct DescLoop {
+  ExprId Init = NoExpr, Bound = NoExpr, Step = NoExpr;
+  LoopCond Cond = LoopCond::LT;
+};
+
+struct DescVar {
+  ExprId Lo = NoExpr, Hi = NoExpr; // inclusive
+};
+
+enum class AccessKind { Read, Write, ReadAll, ReadAny };
+
+struct DescAccess {
+  AccessKind Kind = AccessKind::Read;
+  uint64_t Size = 0;      // Read, Write
+  ExprId Base = NoExpr;   // all but ReadAny
+  ExprId Offset = NoExpr; // Read, Write
+};
+
+struct DescReduction {
+  unsigned Arg = 0;
+  ReductionOp Op = ReductionOp::Add;
+  ReductionType Type = ReductionType::I32;
+};
+
+class KernelDescriptor {
+public:
+  /// Parses Text. On error returns false with a one-line message in Err
+  /// ("line N: ..."); Out is then unspecified.
+  static bool parse(const std::string &Text, KernelDescriptor &Out,
+                    std::string &Err);
+
+  /// "split yes"; when false, reason() says why ("split no <reason>").
+  bool splittable() const { return Splittable; }
+  const std::string &reason() const { return Reason; }
+  /// Number of collapsed loops; 0 when the descriptor has no nest line.
+  unsigned depth() const { return static_cast<unsigned>(Loops.size()); }
+  const std::vector<DescLoop> &loops() const { return Loops; }
+  const std::vector<DescVar> &vars() const { return Vars; }
+  /// In the order of the descriptor's lines.
+  const std::vector<DescAccess> &accesses() const { return Accesses; }
+  const std::vector<DescReduction> &reductions() const { return Reductions; }
+  /// Highest argument index any expression or reduction uses (to check
+  /// against the launch's argument count); -1 when none.
+  int maxArgIndex() const { return MaxArg; }
+
+  const DescExpr &expr(ExprId Id) const { return Exprs[Id]; }
+  /// The expression in the descriptor's syntax.
+  std::string exprToString(ExprId Id) const;
+
+private:
+  bool Splittable = false;
+  std::string Reason;
+  std::vector<DescLoop> Loops;
+  std::vector<DescVar> Vars;
+  std::vector<DescAccess> Accesses;
+  std::vector<DescReduction> Reductions;
+  std::vector<DescExpr> Exprs;
+  int MaxArg = -1;
+
+  friend class DescriptorParser;
+};
+
+/// What evaluation needs from the launch.
+struct DescEnv {
+  /// Raw 64-bit argument slots.
+  std::vector<uint64_t> Args;
+  /// Reads Bytes bytes at Addr into Dst for (load ...); false (or no
+  /// callback) is an evaluation error.
+  std::function<bool(uint64_t Addr, void *Dst, unsigned Bytes)> Load;
+};
+
+/// Trip count of every collapsed level, outermost first. False, with Err,
+/// when not computable (overflow, a zero step, a step against the condition,
+/// a product of the counts above 2^64 - 1).
+bool tripCounts(const KernelDescriptor &D, const DescEnv &E,
+                std::vector<uint64_t> &N, std::string &Err);
+
+/// Evaluates expression Id at one point: Counters[l] is (c l), Vars[i] is
+/// (v i). False, with Err, on overflow, division by zero, a failed load, or
+/// a loop variable missing from the vectors.
+bool evaluateExpr(const KernelDescriptor &D, ExprId Id, const DescEnv &E,
+                  const std::vector<int64_t> &Counters,
+                  const std::vector<int64_t> &Vars, int64_t &Out,
+                  std::string &Err);
+
+/// What one descriptor access touches in one window.
+struct WindowSection {
+  AccessKind Kind = AccessKind::Read;
+  /// The evaluated base pointer (Read, Write, ReadAll: names the buffer);
+  /// 0 for ReadAny.
+  uint64_t Base = 0;
+  /// Absolute byte ranges [Lo, Hi), sorted, disjoint and not adjacent; empty
+  /// for ReadAll and ReadAny, and for an access that no iteration of the
+  /// window reaches (it is under an inner loop that runs zero times).
+  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+};
+
+/// The sections the iterations t in [Lo, Hi) of the normalized space touch
+/// (N: tripCounts; Lo < Hi <= the product of N), one per access line of the
+/// descriptor, in the order of accesses(). A sound over-approximation: every
+/// byte any iteration of the window may touch is inside. False, with Err,
+/// when not computable (a base that depends on the loop variables, overflow,
+/// a division by an interval holding 0, a failed load); Out is then
+/// unspecified.
+bool windowSections(const KernelDescriptor &D, const DescEnv &E,
+                    const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
+                    std::vector<WindowSection> &Out, std::string &Err);
+
+/// A box of the collapsed nest: per level, k_l in [first, last] (inclusive).
+using WindowBox = std::vector<std::pair<uint64_t, uint64_t>>;
+
+/// Cuts the window [Lo, Hi) of the mixed-radix space N (row-major) into at
+/// most 2 * N.size() - 1 boxes whose iterations are exactly the window's.
+/// Requires Lo < Hi <= the product of N.
+void windowBoxes(const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
+                 std::vector<WindowBox> &Out);
+
+} // namespace hetero
+
+#endif // HETERO_KERNELDESCRIPTOR_H

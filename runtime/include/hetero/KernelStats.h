@@ -1,0 +1,58 @@
+//===- KernelStats.h - Per-kernel statistics (HETERO_STATS) -----*- C++ -*-===//
+//
+// One record per kernel: launches, whether they were split (or why not), the
+// iterations and busy time of each pool member, and the bytes copied while
+// its launches ran. Printed at exit as
+//   hetero-stats kernel=<name> launches=<n> split=yes|no(<reason>)
+//       members=<member>:<iterations>:<busy ms>,... bytes_h2d= bytes_d2d=
+//       bytes_d2h=
+// and a last line with the process's totals.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_KERNELSTATS_H
+#define HETERO_KERNELSTATS_H
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace hetero {
+
+struct TransferStats;
+
+struct MemberUsage {
+  uint64_t Iterations = 0;
+  double BusySeconds = 0;
+};
+
+class KernelStats {
+public:
+  struct Launch {
+    bool Split = false;
+    std::string Reason; // why not split
+    std::vector<std::pair<std::string, MemberUsage>> Members;
+    uint64_t H2D = 0, D2D = 0, D2H = 0;
+  };
+  void record(const std::string &Kernel, const Launch &L);
+  /// The lines described above, kernels in order of first launch.
+  void print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
+             uint64_t TotalD2H) const;
+
+private:
+  struct Record {
+    uint64_t Launches = 0, Split = 0;
+    std::string Reason; // of the first unsplit launch
+    std::vector<std::pair<std::string, MemberUsage>> Members;
+    uint64_t H2D = 0, D2D = 0, D2H = 0;
+  };
+  mutable std::mutex Mutex;
+  std::vector<std::string> Order;
+  std::map<std::string, Record> Records;
+};
+
+} // namespace hetero
+
+#endif // HETERO_KERNELSTATS_H

@@ -1,0 +1,117 @@
+//===- ChunkPlan.cpp - Chunks of a split kernel and their sections --------===//
+#include "hetero/ChunkPlan.h"
+
+#include "hetero/DataLayer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace hetero {
+
+std::vector<ChunkSpec> splitIterations(uint64_t Total,
+                                       const std::vector<double> &Weights,
+                                       unsigned ChunksPerMember) {
+  std::vector<ChunkSpec> Out;
+  double Sum = 0;
+  for (double W : Weights)
+    Sum += std::max(W, 0.0);
+  if (Total == 0 || Sum <= 0)
+    return Out;
+  ChunksPerMember = std::max(1u, ChunksPerMember);
+  // Cumulative shares, so rounding never loses or duplicates an iteration.
+  double Acc = 0;
+  uint64_t Start = 0;
+  for (size_t M = 0; M < Weights.size(); ++M) {
+    Acc += std::max(Weights[M], 0.0);
+    uint64_t End = M + 1 == Weights.size()
+                       ? Total
+                       : std::min<uint64_t>(
+                             Total, static_cast<uint64_t>(std::llround(
+                                        static_cast<double>(Total) * Acc / Sum)));
+    uint64_t Len = End > Start ? End - Start : 0;
+    for (unsigned C = 0; C < ChunksPerMember && Len; ++C) {
+      uint64_t Lo = Start + Len * C / ChunksPerMember;
+      uint64_t Hi = Start + Len * (C + 1) / ChunksPerMember;
+      if (Hi > Lo)
+        Out.push_back({M, Lo, Hi});
+    }
+    Start = std::max(Start, End);
+  }
+  return Out;
+}
+
+namespace {
+
+BufferAccess &accessFor(ChunkSections &C, Buffer *B) {
+  for (BufferAccess &A : C.Buffers)
+    if (A.B == B)
+      return A;
+  C.Buffers.push_back({B, {}, {}});
+  return C.Buffers.back();
+}
+
+} // namespace
+
+bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
+                     const std::vector<uint64_t> &TripCounts, DataLayer &Layer,
+                     const std::vector<ChunkSpec> &Chunks,
+                     std::vector<ChunkSections> &Out, std::string &Reason) {
+  Out.assign(Chunks.size(), {});
+  std::map<Buffer *, RangeSet> Written; // by earlier chunks
+  for (size_t I = 0; I < Chunks.size(); ++I) {
+    std::vector<WindowSection> Sections;
+    std::string Err;
+    if (!windowSections(D, Env, TripCounts, Chunks[I].Lo, Chunks[I].Hi,
+                        Sections, Err)) {
+      Reason = "sections not computable: " + Err;
+      return false;
+    }
+    ChunkSections &C = Out[I];
+    for (const WindowSection &S : Sections) {
+      if (S.Kind == AccessKind::ReadAny) {
+        C.ReadAny = true;
+        continue;
+      }
+      Buffer *B = Layer.findForPointer(S.Base);
+      bool Write = S.Kind == AccessKind::Write;
+      if (!B) {
+        if (Write) {
+          Reason = "writes memory outside mapped buffers";
+          return false;
+        }
+        C.ReadAny = true; // not a buffer we know: read everything
+        continue;
+      }
+      BufferAccess &A = accessFor(C, B);
+      if (S.Kind == AccessKind::ReadAll) {
+        A.Read.insert(0, B->Size);
+        continue;
+      }
+      for (const auto &[Lo, Hi] : S.Ranges) {
+        uint64_t L = std::max<uint64_t>(Lo, B->Base);
+        uint64_t H = std::min<uint64_t>(Hi, B->Base + B->Size);
+        if (Write && (Lo < B->Base || Hi > B->Base + B->Size)) {
+          Reason = "write section outside its mapped buffer";
+          return false;
+        }
+        if (H > L)
+          (Write ? A.Write : A.Read).insert(L - B->Base, H - B->Base);
+      }
+    }
+    for (BufferAccess &A : C.Buffers) {
+      RangeSet &Before = Written[A.B];
+      for (const Range &R : A.Write.ranges()) {
+        if (!Before.intersect(R.Lo, R.Hi).empty()) {
+          Reason = "write sections of different chunks overlap";
+          return false;
+        }
+      }
+      for (const Range &R : A.Write.ranges())
+        Before.insert(R.Lo, R.Hi);
+    }
+  }
+  return true;
+}
+
+} // namespace hetero

@@ -1,0 +1,62 @@
+//===- KernelStats.cpp - Per-kernel statistics (HETERO_STATS) -------------===//
+#include "hetero/KernelStats.h"
+
+#include <cinttypes>
+
+namespace hetero {
+
+void KernelStats::record(const std::string &Kernel, const Launch &L) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto [It, New] = Records.try_emplace(Kernel);
+  if (New)
+    Order.push_back(Kernel);
+  Record &R = It->second;
+  ++R.Launches;
+  if (L.Split)
+    ++R.Split;
+  else if (R.Reason.empty())
+    R.Reason = L.Reason.empty() ? "unknown" : L.Reason;
+  for (const auto &[Name, U] : L.Members) {
+    auto M = R.Members.begin();
+    while (M != R.Members.end() && M->first != Name)
+      ++M;
+    if (M == R.Members.end()) {
+      R.Members.push_back({Name, {}});
+      M = R.Members.end() - 1;
+    }
+    M->second.Iterations += U.Iterations;
+    M->second.BusySeconds += U.BusySeconds;
+  }
+  R.H2D += L.H2D;
+  R.D2D += L.D2D;
+  R.D2H += L.D2H;
+}
+
+void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
+                        uint64_t TotalD2H) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (const std::string &K : Order) {
+    const Record &R = Records.at(K);
+    std::string Split = R.Split == R.Launches ? "yes" : "no(" + R.Reason + ")";
+    std::string Members;
+    for (const auto &[Name, U] : R.Members) {
+      char Buf[160];
+      snprintf(Buf, sizeof(Buf), "%s%s:%" PRIu64 ":%.3fms",
+               Members.empty() ? "" : ",", Name.c_str(), U.Iterations,
+               U.BusySeconds * 1e3);
+      Members += Buf;
+    }
+    fprintf(Out,
+            "hetero-stats kernel=%s launches=%" PRIu64 " split=%s"
+            " split_launches=%" PRIu64 " members=%s bytes_h2d=%" PRIu64
+            " bytes_d2d=%" PRIu64 " bytes_d2h=%" PRIu64 "\n",
+            K.c_str(), R.Launches, Split.c_str(), R.Split,
+            Members.empty() ? "-" : Members.c_str(), R.H2D, R.D2D, R.D2H);
+  }
+  fprintf(Out,
+          "hetero-stats total bytes_h2d=%" PRIu64 " bytes_d2d=%" PRIu64
+          " bytes_d2h=%" PRIu64 "\n",
+          TotalH2D, TotalD2D, TotalD2H);
+}
+
+} // namespace hetero
