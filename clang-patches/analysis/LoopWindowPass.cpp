@@ -148,12 +148,40 @@ void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
   Value *PLb = IC.Call->getArgOperand(LbArg);
   Value *PUb = IC.Call->getArgOperand(UbArg);
   Value *Lb = B.CreateLoad(Ty, PLb);
-  Value *Ub = B.CreateLoad(Ty, PUb);
+  auto *Ub = B.CreateLoad(Ty, PUb);
   B.CreateStore(
       B.CreateSelect(Active, clampValue(B, Lb, Lo, IC.Signed, true), Lb), PLb);
   B.CreateStore(
       B.CreateSelect(Active, clampValue(B, Ub, Last, IC.Signed, false), Ub),
       PUb);
+  // Chunked schedules step [lb, ub] by the stride and bound it by the loop's
+  // own last iteration, not by the ub handed to the runtime: every later read
+  // of ub is clamped too, so no chunk runs past the window.
+  Value *UbBase = PUb->stripPointerCasts();
+  SmallVector<LoadInst *, 8> Loads;
+  for (Instruction &I : instructions(*IC.Call->getFunction()))
+    if (auto *L = dyn_cast<LoadInst>(&I))
+      if (L != Ub && L->getPointerOperand()->stripPointerCasts() == UbBase &&
+          L->getType() == Ty)
+        Loads.push_back(L);
+  for (LoadInst *L : Loads) {
+    // The uses to redirect, taken before the clamp adds its own.
+    SmallVector<Use *, 4> Uses;
+    for (Use &U : L->uses())
+      Uses.push_back(&U);
+    IRBuilder<> After(L->getNextNode());
+    Value *Hi2 = After.CreateLoad(
+        I64, After.CreateConstInBoundsGEP1_64(I64, Window, 1), "hetero.hi");
+    Value *Active2 = After.CreateICmpNE(
+        After.CreateLoad(I64,
+                         After.CreateConstInBoundsGEP1_64(I64, Window, 2)),
+        ConstantInt::get(I64, 0), "hetero.active");
+    Value *Last2 = After.CreateSub(Hi2, ConstantInt::get(I64, 1));
+    Value *Clamped = After.CreateSelect(
+        Active2, clampValue(After, L, Last2, IC.Signed, false), L);
+    for (Use *U : Uses)
+      U->set(Clamped);
+  }
 }
 
 GlobalVariable *addGlobal(Module &M, const std::string &Name, Constant *Init,

@@ -726,6 +726,10 @@ SplitOutcome HeteroPluginTy::trySplit(HeteroKernel &K, void **TgtArgs,
                                       ptrdiff_t *TgtOffsets,
                                       const KernelArgsTy &KernelArgs,
                                       KernelStats::Launch &Rec) {
+  if (!Pin.empty()) {
+    Rec.Reason = "HETERO_MEMBER runs every kernel whole on one member";
+    return SplitOutcome::NotSplit;
+  }
   if (!K.Desc || !K.Desc->splittable()) {
     Rec.Reason = K.Desc ? K.Desc->reason() : K.NoSplit;
     return SplitOutcome::NotSplit;
@@ -870,9 +874,9 @@ int32_t HeteroPluginTy::launchWhole(HeteroKernel &K, void **TgtArgs,
                           std::chrono::steady_clock::now() - Start)
                           .count();
       Rec.Members.push_back({M.name(), U});
-      info(1, "launch %s on %s (whole kernel: %s; %s)", K.Name.c_str(),
-           M.name().c_str(), I == 0 ? Choice.Reason.c_str() : "fallback",
-           Rec.Reason.c_str());
+      info(1, "launch %s on %s (whole kernel: %s), not split: %s",
+           K.Name.c_str(), M.name().c_str(),
+           I == 0 ? Choice.Reason.c_str() : "fallback", Rec.Reason.c_str());
       return OFFLOAD_SUCCESS;
     }
     // The member's copies may be half written: drop them if every buffer

@@ -97,6 +97,13 @@ bool Splitter::plan(std::string &Reason) {
   uint64_t Total = 1;
   for (uint64_t N : Trips)
     Total *= N; // tripCounts checked the product
+  // libomptarget computes an empty loop's count as a negative number cast
+  // to unsigned; anything else that differs means the descriptor is wrong.
+  bool RuntimeEmpty = static_cast<int64_t>(In.TripCount) <= 0 ||
+                      (In.TripCount <= UINT32_MAX &&
+                       static_cast<int32_t>(In.TripCount) <= 0);
+  if (Total == 0 && (In.TripCount == 0 || RuntimeEmpty))
+    return true; // nothing to run: no chunks
   if (In.TripCount && In.TripCount != Total) {
     Reason = "trip count " + std::to_string(In.TripCount) +
              " differs from the descriptor's " + std::to_string(Total);
@@ -107,7 +114,7 @@ bool Splitter::plan(std::string &Reason) {
     Weights.push_back(M.Weight);
   Chunks = splitIterations(Total, Weights, In.ChunksPerMember);
   if (Chunks.size() < 2) {
-    Reason = Total < 2 ? "fewer than two iterations" : "one chunk";
+    Reason = Total < 2 ? "fewer than two iterations" : "one member, one chunk";
     return false;
   }
   Reachable = Layer.kernelBuffers(Env.Args);
@@ -248,6 +255,12 @@ SplitResult Splitter::run() {
   if (!plan(Reason))
     return notSplit(Reason);
   Usage.assign(Members.size(), {});
+  if (Chunks.empty()) { // a loop without iterations: the kernel has no effect
+    SplitResult R;
+    R.Outcome = SplitOutcome::Done;
+    R.Usage = Usage;
+    return R;
+  }
   std::vector<size_t> Assign(Chunks.size());
   std::vector<std::vector<uintptr_t>> NodeArgs(Chunks.size());
   std::vector<size_t> All;
