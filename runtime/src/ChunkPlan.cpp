@@ -54,6 +54,7 @@ BufferAccess &accessFor(ChunkSections &C, Buffer *B) {
 } // namespace
 
 bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
+                     const std::vector<uintptr_t> &ArgBegins,
                      const std::vector<uint64_t> &TripCounts, DataLayer &Layer,
                      const std::vector<ChunkSpec> &Chunks,
                      std::vector<ChunkSections> &Out, std::string &Reason) {
@@ -68,12 +69,17 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
       return false;
     }
     ChunkSections &C = Out[I];
-    for (const WindowSection &S : Sections) {
+    for (size_t Acc = 0; Acc < Sections.size(); ++Acc) {
+      const WindowSection &S = Sections[Acc];
       if (S.Kind == AccessKind::ReadAny) {
         C.ReadAny = true;
         continue;
       }
-      Buffer *B = Layer.findForPointer(S.Base);
+      const DescExpr &BaseExpr = D.expr(D.accesses()[Acc].Base);
+      Buffer *B = BaseExpr.Kind == ExprKind::Arg &&
+                          BaseExpr.Index < ArgBegins.size()
+                      ? Layer.find(ArgBegins[BaseExpr.Index])
+                      : Layer.findForPointer(S.Base);
       bool Write = S.Kind == AccessKind::Write;
       if (!B) {
         if (Write) {

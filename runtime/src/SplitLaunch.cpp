@@ -117,14 +117,15 @@ bool Splitter::plan(std::string &Reason) {
     Reason = Total < 2 ? "fewer than two iterations" : "one member, one chunk";
     return false;
   }
-  Reachable = Layer.kernelBuffers(Env.Args);
+  Reachable = Layer.kernelBuffers(In.Args);
   for (Buffer *B : Reachable)
     if (B->HostResident) {
       Reason = "uses host-resident memory";
       return false;
     }
   Externals = Layer.externalBuffers();
-  if (!resolveSections(D, Env, Trips, Layer, Chunks, Sections, Reason))
+  if (!resolveSections(D, Env, In.Args, Trips, Layer, Chunks, Sections,
+                       Reason))
     return false;
   for (const DescReduction &R : D.reductions())
     if (!Layer.find(Env.Args[R.Arg])) {

@@ -49,9 +49,14 @@ struct ChunkSections {
   bool ReadAny = false;
 };
 
-/// Resolves every chunk's sections. False, with the reason, when the kernel
-/// must run unsplit.
+/// Resolves every chunk's sections. ArgBegins are the kernel arguments
+/// before libomptarget's offsets: a mapped pointer argument lies inside its
+/// buffer, while the base the kernel computes with (a section a[lo:len] is
+/// passed as &a[0]) may lie far outside it, so an access whose base is an
+/// argument is resolved through that argument's buffer. False, with the
+/// reason, when the kernel must run unsplit.
 bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
+                     const std::vector<uintptr_t> &ArgBegins,
                      const std::vector<uint64_t> &TripCounts, DataLayer &Layer,
                      const std::vector<ChunkSpec> &Chunks,
                      std::vector<ChunkSections> &Out, std::string &Reason);
