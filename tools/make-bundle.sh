@@ -45,43 +45,7 @@ for f in "$b"/lib/libomptarget.so.19.1 "$b"/lit/tools/* "$b"/bin/*; do collect "
 # libomptarget's libomp must be LLVM 19's, not an older system one.
 cp -L /usr/lib/llvm-19/lib/libomp.so.5 "$b/lib/libomp.so.5"
 
-cat >"$b/run-gpu-tests.sh" <<'RUN'
-#!/usr/bin/env bash
-# Runs the lit suite (prebuilt programs) and the examples against the stock
-# cuda plugin, on this machine's GPUs. Results under $1 (default: ./results).
-set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-res=${1:-results}
-mkdir -p "$res"
-export LD_LIBRARY_PATH=$here/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export HETERO_LIT_PREBUILT=$here/lit/prebuilt
-export PATH=$here/lit/tools:$PATH
-cat >"$here/lit/suite/lit.site.cfg.py" <<CFG
-config.hetero_bin_dir = "$here/bin"
-config.hetero_lib_dir = "$here/lib"
-config.hetero_llvm_bin_dir = "$here/lit/tools"
-config.hetero_source_dir = "$here"
-config.hetero_cuda_path = "/usr/local/cuda"
-config.test_exec_root = "$here/lit/out"
-lit_config.load_config(config, "$here/lit/suite/lit.cfg.py")
-CFG
-nvidia-smi -L | tee "$res/gpus.txt"
-python3 "$here/lit/lit/lit.py" -v --order=lexical "$here/lit/suite" 2>&1 | tee "$res/lit.txt"
-lit_rc=${PIPESTATUS[0]}
-{
-  for ex in "jacobi 2048 50" "himeno S 20" "nbody 16384 5" "cg 256 50"; do
-    set -- $ex
-    echo "== $ex"
-    echo "-- stock cuda plugin"; LIBOMPTARGET_PLUGIN=cuda "$here/bin/$1" "${@:2}"
-    echo "-- hetero (launches per member below)"
-    LIBOMPTARGET_PLUGIN=hetero HETERO_INFO=1 "$here/bin/$1" "${@:2}" 2>"$res/$1.info"
-    grep -v "hetero: launch" "$res/$1.info"
-    grep -o "hetero: launch .* on [a-z:0-9]*" "$res/$1.info" | awk '{print $NF}' | sort | uniq -c
-  done
-} >"$res/examples.txt" 2>&1
-cat "$res/examples.txt"
-exit $lit_rc
-RUN
+cp "$src/tools/run-gpu-tests.sh" "$b/run-gpu-tests.sh"
 chmod +x "$b/run-gpu-tests.sh"
 tar -C "$stage" -cJf "$out/hetero-bundle.tar.xz" hetero-bundle
 size=$(stat -c %s "$out/hetero-bundle.tar.xz")

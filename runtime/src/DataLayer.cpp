@@ -383,6 +383,21 @@ void DataLayer::releaseWhole(NodeId N, const std::vector<Buffer *> &Touched) {
   }
 }
 
+RangeSet DataLayer::validOnlyOn(NodeId N, Buffer &B) {
+  Lock L(Mutex);
+  RangeSet Only;
+  for (const Range &R : B.Valid[N].ranges()) {
+    RangeSet Elsewhere;
+    for (NodeId S = 0; S < numNodes(); ++S)
+      if (S != N)
+        for (const Range &H : B.Valid[S].intersect(R.Lo, R.Hi))
+          Elsewhere.insert(H.Lo, H.Hi);
+    for (const Range &M : Elsewhere.missing(R.Lo, R.Hi))
+      Only.insert(M.Lo, M.Hi);
+  }
+  return Only;
+}
+
 bool DataLayer::discardNode(NodeId N, const std::vector<Buffer *> &Touched) {
   Lock L(Mutex);
   for (Buffer *B : Touched) {

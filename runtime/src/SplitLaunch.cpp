@@ -51,6 +51,10 @@ private:
   std::vector<bool> runChunks(const std::vector<size_t> &Chunks,
                               const std::vector<size_t> &Assign,
                               std::vector<std::vector<uintptr_t>> &NodeArgs);
+  /// Moves what only failed member M holds to the host and forgets M's
+  /// copies, so that the chunks Again can run elsewhere. False when that is
+  /// impossible.
+  bool evacuate(size_t M, const std::vector<size_t> &Again);
   bool combineReductions();
 
   DataLayer &Layer;
@@ -231,6 +235,36 @@ Splitter::runChunks(const std::vector<size_t> &Which,
   return Ok;
 }
 
+bool Splitter::evacuate(size_t M, const std::vector<size_t> &Again) {
+  NodeId Node = Members[M].Node;
+  std::vector<Buffer *> Touched = Reachable;
+  for (size_t C : Again)
+    for (const BufferAccess &A : Sections[C].Buffers)
+      if (std::find(Touched.begin(), Touched.end(), A.B) == Touched.end())
+        Touched.push_back(A.B);
+  for (size_t C : Again) {
+    if (Chunks[C].Member != M)
+      continue;
+    // A chunk that updates in place (reads what it writes) cannot run again
+    // if the only copy of those bytes was on the failed node.
+    for (const BufferAccess &A : Sections[C].Buffers) {
+      RangeSet Only = Layer.validOnlyOn(Node, *A.B);
+      for (const Range &W : A.Write.ranges())
+        for (const Range &R : A.Read.intersect(W.Lo, W.Hi))
+          if (!Only.intersect(R.Lo, R.Hi).empty())
+            return false;
+    }
+  }
+  // Everything else that lived only there goes to the host, then the node's
+  // copies are forgotten. The chunks' own write sections come along too:
+  // they are written again, with the same values, when the chunks rerun.
+  for (Buffer *B : Touched)
+    for (const Range &R : Layer.validOnlyOn(Node, *B).ranges())
+      if (!Layer.makeValid(HostNode, *B, R.Lo, R.Hi))
+        return false;
+  return Layer.discardNode(Node, Touched);
+}
+
 bool Splitter::combineReductions() {
   for (size_t R = 0; R < Privates.size(); ++R) {
     const DescReduction &Red = D.reductions()[R];
@@ -294,13 +328,7 @@ SplitResult Splitter::run() {
         Again.push_back(C);
     for (size_t M : Failed) {
       Result.FailedMembers.push_back(M);
-      std::vector<Buffer *> Touched = Reachable;
-      for (size_t C : Again)
-        for (const BufferAccess &A : Sections[C].Buffers)
-          if (std::find(Touched.begin(), Touched.end(), A.B) == Touched.end())
-            Touched.push_back(A.B);
-      if (!Layer.discardNode(Members[M].Node, Touched) ||
-          Healthy == Members.size()) {
+      if (Healthy == Members.size() || !evacuate(M, Again)) {
         Result.Outcome = SplitOutcome::Failed;
         Result.Reason = "chunks failed on " + Members[M].Name +
                         " and no other member can take them";

@@ -119,6 +119,8 @@ public:
                     std::vector<Buffer *> &Touched);
   /// After such a kernel: every touched buffer is valid on N only.
   void releaseWhole(NodeId N, const std::vector<Buffer *> &Touched);
+  /// The bytes of B valid on node N and on no other node.
+  RangeSet validOnlyOn(NodeId N, Buffer &B);
   /// After a failed kernel on N: forgets N's copies of the touched buffers.
   /// False, changing nothing, if some bytes are valid only on N.
   bool discardNode(NodeId N, const std::vector<Buffer *> &Touched);

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# On a GPU machine, from the bundle (tools/make-bundle.sh puts this script at
+# its root): runs the lit suite (prebuilt programs) and/or the examples, each
+# under the stock cuda plugin and under hetero in the same invocation.
+#
+#   run-gpu-tests.sh [results-dir] [lit|examples|all]
+#
+# examples: every example under both plugins (answers must agree), then the
+# 2-D Jacobi halo check: 16384 x 16384 doubles split over the GPUs only
+# (HETERO_MEMBERS), 20 and 40 sweeps; the difference of the two runs'
+# HETERO_STATS byte counts is what 20 sweeps move.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+res=${1:-results}
+what=${2:-all}
+mkdir -p "$res"
+export LD_LIBRARY_PATH=$here/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export HETERO_LIT_PREBUILT=$here/lit/prebuilt
+export PATH=$here/lit/tools:$PATH
+nvidia-smi -L | tee "$res/gpus.txt"
+rc=0
+
+if [ "$what" = lit ] || [ "$what" = all ]; then
+  cat >"$here/lit/suite/lit.site.cfg.py" <<CFG
+config.hetero_bin_dir = "$here/bin"
+config.hetero_lib_dir = "$here/lib"
+config.hetero_llvm_bin_dir = "$here/lit/tools"
+config.hetero_source_dir = "$here"
+config.hetero_cuda_path = "/usr/local/cuda"
+config.test_exec_root = "$here/lit/out"
+lit_config.load_config(config, "$here/lit/suite/lit.cfg.py")
+CFG
+  python3 "$here/lit/lit/lit.py" -v -j4 --order=lexical "$here/lit/suite" \
+    >"$res/lit.txt" 2>&1
+  rc=$?
+  tail -30 "$res/lit.txt"
+  # What the split tests' statistics say about who took chunks.
+  find "$here/lit/out" -name '*.tmp.cpu' -o -name '*.tmp.sim' | sort |
+    while read -r f; do echo "== ${f#$here/lit/out/}"; grep hetero-stats "$f"; done \
+      >"$res/split-stats.txt" 2>/dev/null
+fi
+
+if [ "$what" = examples ] || [ "$what" = all ]; then
+  {
+    for ex in "jacobi 4096 100" "himeno L 20" "cg 1024 100" "nbody 32768 5"; do
+      set -- $ex
+      echo "== $ex"
+      echo "-- stock cuda plugin"
+      LIBOMPTARGET_PLUGIN=cuda "$here/bin/$1" "${@:2}" 2>"$res/$1.cuda.err"
+      grep -E "time|s$|/s" "$res/$1.cuda.err"
+      echo "-- hetero (all GPUs + CPU cores)"
+      LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 "$here/bin/$1" "${@:2}" \
+        2>"$res/$1.hetero.err"
+      grep -v "^hetero-stats" "$res/$1.hetero.err"
+      grep "^hetero-stats" "$res/$1.hetero.err" | cut -c1-400
+    done
+    echo "== jacobi halo check: 16384 x 16384, GPUs only"
+    for it in 20 40; do
+      echo "-- stock cuda plugin, $it sweeps"
+      LIBOMPTARGET_PLUGIN=cuda "$here/bin/jacobi" 16384 $it 2>&1
+      echo "-- hetero, $it sweeps"
+      LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 HETERO_MEMBERS=cuda:0,cuda:1 \
+        "$here/bin/jacobi" 16384 $it 2>&1 | tee "$res/jacobi16k.$it.txt"
+    done
+    python3 - "$res/jacobi16k.20.txt" "$res/jacobi16k.40.txt" <<'PY'
+import re, sys
+def total(path):
+    for line in open(path):
+        if line.startswith("hetero-stats total"):
+            return {k: int(v) for k, v in re.findall(r"bytes_(\w+)=(\d+)", line)}
+a, b = total(sys.argv[1]), total(sys.argv[2])
+n = 16384
+halo = 2 * (n - 2) * 8  # one interior row each way per sweep
+d = {k: b[k] - a[k] for k in a}
+print("per 20 sweeps: d2d=%d h2d=%d d2h=%d; exact halo %d; ratio %.4f"
+      % (d["d2d"], d["h2d"], d["d2h"], 20 * halo, d["d2d"] / (20 * halo)))
+print("halo check:", "PASS" if d["d2d"] <= 1.1 * 20 * halo and d["h2d"] == 0
+      and d["d2h"] == 0 else "FAIL")
+PY
+  } >"$res/examples.txt" 2>&1
+  cat "$res/examples.txt"
+fi
+exit $rc
