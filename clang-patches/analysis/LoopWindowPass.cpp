@@ -90,8 +90,9 @@ void findInitCalls(Function &Kernel, SmallVectorImpl<InitCall> &Dist,
         Dist.push_back({Call, false, Signed});
       } else if (N.starts_with("__kmpc_for_static_init_")) {
         auto *Sched = dyn_cast<ConstantInt>(Call->getArgOperand(2));
-        bool IsDist = Sched && (Sched->getSExtValue() == DistributeStatic ||
-                                Sched->getSExtValue() == DistributeStaticChunked);
+        bool IsDist =
+            Sched && (Sched->getSExtValue() == DistributeStatic ||
+                      Sched->getSExtValue() == DistributeStaticChunked);
         (IsDist ? Dist : For).push_back({Call, false, Signed});
       } else if (N.starts_with("__kmpc_dispatch_init_")) {
         For.push_back({Call, true, Signed});
@@ -173,8 +174,7 @@ void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
     Value *Hi2 = After.CreateLoad(
         I64, After.CreateConstInBoundsGEP1_64(I64, Window, 1), "hetero.hi");
     Value *Active2 = After.CreateICmpNE(
-        After.CreateLoad(I64,
-                         After.CreateConstInBoundsGEP1_64(I64, Window, 2)),
+        After.CreateLoad(I64, After.CreateConstInBoundsGEP1_64(I64, Window, 2)),
         ConstantInt::get(I64, 0), "hetero.active");
     Value *Last2 = After.CreateSub(Hi2, ConstantInt::get(I64, 1));
     Value *Clamped = After.CreateSelect(

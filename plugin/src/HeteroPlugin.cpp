@@ -417,7 +417,8 @@ void HeteroPluginTy::initMembers() {
 // HETERO_MEMBERS=<member>[=<weight>],...: the members that take chunks and
 // their shares (default: every member; weight 8 for a GPU, 1 otherwise).
 void HeteroPluginTy::initSplitSettings() {
-  ChunksPerMember = static_cast<unsigned>(std::max(1, envInt("HETERO_CHUNKS", 1)));
+  ChunksPerMember =
+      static_cast<unsigned>(std::max(1, envInt("HETERO_CHUNKS", 1)));
   const char *StatsEnv = getenv("HETERO_STATS");
   StatsOn = StatsEnv && *StatsEnv && strcmp(StatsEnv, "0") != 0;
   const char *List = getenv("HETERO_MEMBERS");
@@ -428,7 +429,8 @@ void HeteroPluginTy::initSplitSettings() {
   size_t Pos = 0;
   while (Pos <= S.size()) {
     size_t Comma = S.find(',', Pos);
-    std::string Item = S.substr(Pos, Comma == std::string::npos ? std::string::npos : Comma - Pos);
+    std::string Item = S.substr(
+        Pos, Comma == std::string::npos ? std::string::npos : Comma - Pos);
     Pos = Comma == std::string::npos ? S.size() + 1 : Comma + 1;
     if (Item.empty())
       continue;
@@ -438,7 +440,8 @@ void HeteroPluginTy::initSplitSettings() {
       char *End;
       Weight = strtod(Item.c_str() + Eq + 1, &End);
       if (*End || Weight < 0) {
-        warning("HETERO_MEMBERS: '%s' has no valid weight; ignored", Item.c_str());
+        warning("HETERO_MEMBERS: '%s' has no valid weight; ignored",
+                Item.c_str());
         continue;
       }
       Item.resize(Eq);
@@ -698,8 +701,7 @@ bool HeteroPluginTy::launchOn(const Member &M, HeteroKernel &K,
   void **ArgPtrs = reinterpret_cast<void **>(Args.data());
   if (M.Kind == MemberKind::Gpu)
     return Cuda->launch_kernel(M.Index, K.CudaKernels[M.Index], ArgPtrs,
-                               Offsets.data(), &KA,
-                               nullptr) == OFFLOAD_SUCCESS;
+                               Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
   if (M.Kind == MemberKind::Simulated)
     return Host->launch_kernel(1 + M.Index, K.SimKernels[M.Index], ArgPtrs,
                                Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
@@ -776,8 +778,10 @@ SplitOutcome HeteroPluginTy::trySplit(HeteroKernel &K, void **TgtArgs,
     KA.Tripcount = Hi - Lo; // sizes the GPU grid for the window
     return launchOn(M, K, NodeArgs, KA);
   };
-  auto Run = [&](const std::vector<std::pair<int, std::function<bool()>>>
-                     &Tasks) { return Pool.runAll(Tasks); };
+  auto Run =
+      [&](const std::vector<std::pair<int, std::function<bool()>>> &Tasks) {
+        return Pool.runAll(Tasks);
+      };
   SplitResult R = launchSplit(*Layer, In, Split, Launch, Run);
   for (size_t F : R.FailedMembers) {
     Member &M = Members[Index[F]];
@@ -794,8 +798,8 @@ SplitOutcome HeteroPluginTy::trySplit(HeteroKernel &K, void **TgtArgs,
   if (R.Outcome == SplitOutcome::Done) {
     std::string Who;
     for (const auto &[Name, U] : Rec.Members)
-      Who += (Who.empty() ? "" : ", ") + Name + ":" +
-             std::to_string(U.Iterations);
+      Who +=
+          (Who.empty() ? "" : ", ") + Name + ":" + std::to_string(U.Iterations);
     info(1, "launch %s split: %s", K.Name.c_str(), Who.c_str());
   } else if (R.Outcome == SplitOutcome::Failed) {
     error("kernel %s: %s", K.Name.c_str(), R.Reason.c_str());

@@ -24,11 +24,12 @@ std::vector<ChunkSpec> splitIterations(uint64_t Total,
   uint64_t Start = 0;
   for (size_t M = 0; M < Weights.size(); ++M) {
     Acc += std::max(Weights[M], 0.0);
-    uint64_t End = M + 1 == Weights.size()
-                       ? Total
-                       : std::min<uint64_t>(
-                             Total, static_cast<uint64_t>(std::llround(
-                                        static_cast<double>(Total) * Acc / Sum)));
+    uint64_t End =
+        M + 1 == Weights.size()
+            ? Total
+            : std::min<uint64_t>(Total,
+                                 static_cast<uint64_t>(std::llround(
+                                     static_cast<double>(Total) * Acc / Sum)));
     uint64_t Len = End > Start ? End - Start : 0;
     for (unsigned C = 0; C < ChunksPerMember && Len; ++C) {
       uint64_t Lo = Start + Len * C / ChunksPerMember;
@@ -76,10 +77,10 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
         continue;
       }
       const DescExpr &BaseExpr = D.expr(D.accesses()[Acc].Base);
-      Buffer *B = BaseExpr.Kind == ExprKind::Arg &&
-                          BaseExpr.Index < ArgBegins.size()
-                      ? Layer.find(ArgBegins[BaseExpr.Index])
-                      : Layer.findForPointer(S.Base);
+      Buffer *B =
+          BaseExpr.Kind == ExprKind::Arg && BaseExpr.Index < ArgBegins.size()
+              ? Layer.find(ArgBegins[BaseExpr.Index])
+              : Layer.findForPointer(S.Base);
       bool Write = S.Kind == AccessKind::Write;
       if (!B) {
         if (Write) {

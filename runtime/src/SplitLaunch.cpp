@@ -103,9 +103,9 @@ bool Splitter::plan(std::string &Reason) {
     Total *= N; // tripCounts checked the product
   // libomptarget computes an empty loop's count as a negative number cast
   // to unsigned; anything else that differs means the descriptor is wrong.
-  bool RuntimeEmpty = static_cast<int64_t>(In.TripCount) <= 0 ||
-                      (In.TripCount <= UINT32_MAX &&
-                       static_cast<int32_t>(In.TripCount) <= 0);
+  bool RuntimeEmpty =
+      static_cast<int64_t>(In.TripCount) <= 0 ||
+      (In.TripCount <= UINT32_MAX && static_cast<int32_t>(In.TripCount) <= 0);
   if (Total == 0 && (In.TripCount == 0 || RuntimeEmpty))
     return true; // nothing to run: no chunks
   if (In.TripCount && In.TripCount != Total) {
@@ -128,8 +128,7 @@ bool Splitter::plan(std::string &Reason) {
       return false;
     }
   Externals = Layer.externalBuffers();
-  if (!resolveSections(D, Env, In.Args, Trips, Layer, Chunks, Sections,
-                       Reason))
+  if (!resolveSections(D, Env, In.Args, Trips, Layer, Chunks, Sections, Reason))
     return false;
   for (const DescReduction &R : D.reductions())
     if (!Layer.find(Env.Args[R.Arg])) {
@@ -212,17 +211,15 @@ Splitter::runChunks(const std::vector<size_t> &Which,
   std::vector<std::pair<int, std::function<bool()>>> Tasks;
   for (size_t I = 0; I < Which.size(); ++I) {
     size_t C = Which[I], M = Assign[C];
-    Tasks.push_back({Members[M].WorkerId, [this, C, M, I, &NodeArgs,
-                                           &Seconds]() {
-                       auto Start = std::chrono::steady_clock::now();
-                       bool Ok = Launch(M, Chunks[C].Lo, Chunks[C].Hi,
-                                        NodeArgs[C]);
-                       Seconds[I] = std::chrono::duration<double>(
-                                        std::chrono::steady_clock::now() -
-                                        Start)
-                                        .count();
-                       return Ok;
-                     }});
+    Tasks.push_back(
+        {Members[M].WorkerId, [this, C, M, I, &NodeArgs, &Seconds]() {
+           auto Start = std::chrono::steady_clock::now();
+           bool Ok = Launch(M, Chunks[C].Lo, Chunks[C].Hi, NodeArgs[C]);
+           Seconds[I] = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - Start)
+                            .count();
+           return Ok;
+         }});
   }
   std::vector<bool> Ok = Run(Tasks);
   for (size_t I = 0; I < Which.size(); ++I) {

@@ -7,8 +7,8 @@
 // bit, and the bytes moved must be exactly the halos.
 //
 //===----------------------------------------------------------------------===//
-#include "hetero/DataLayer.h"
 #include "hetero/SplitLaunch.h"
+#include "hetero/DataLayer.h"
 
 #include <gtest/gtest.h>
 
@@ -74,9 +74,8 @@ struct SplitFixture : ::testing::Test {
   DataLayer L;
   NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
   NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
-  std::vector<SplitMember> Members{{S0, 0, 1, "sim:0"},
-                                   {S1, 1, 1, "sim:1"},
-                                   {HostNode, 2, 1, "cpu"}};
+  std::vector<SplitMember> Members{
+      {S0, 0, 1, "sim:0"}, {S1, 1, 1, "sim:1"}, {HostNode, 2, 1, "cpu"}};
   const int N = 3001;
 
   void *upload(const std::vector<double> &V) {
@@ -108,18 +107,18 @@ std::vector<double> initial(int N) {
 
 /// The stencil on one node: NodeArgs point into that node's copies.
 ChunkLauncher stencil(std::vector<size_t> *Fail = nullptr) {
-  return [Fail](size_t M, uint64_t Lo, uint64_t Hi,
-                std::vector<uintptr_t> &Args) {
-    if (Fail && std::find(Fail->begin(), Fail->end(), M) != Fail->end())
-      return false;
-    auto *A = reinterpret_cast<const double *>(Args[0]);
-    auto *B = reinterpret_cast<double *>(Args[1]);
-    for (uint64_t T = Lo; T < Hi; ++T) {
-      uint64_t I = 1 + T;
-      B[I] = (A[I - 1] + A[I] + A[I + 1]) / 3.0;
-    }
-    return true;
-  };
+  return
+      [Fail](size_t M, uint64_t Lo, uint64_t Hi, std::vector<uintptr_t> &Args) {
+        if (Fail && std::find(Fail->begin(), Fail->end(), M) != Fail->end())
+          return false;
+        auto *A = reinterpret_cast<const double *>(Args[0]);
+        auto *B = reinterpret_cast<double *>(Args[1]);
+        for (uint64_t T = Lo; T < Hi; ++T) {
+          uint64_t I = 1 + T;
+          B[I] = (A[I - 1] + A[I] + A[I + 1]) / 3.0;
+        }
+        return true;
+      };
 }
 
 } // namespace
@@ -219,8 +218,7 @@ TEST_F(SplitFixture, FailedMemberChunksRunElsewhere) {
   // The next launch (b -> a) fails on sim:1; its chunks go to the cpu.
   std::vector<size_t> Fail{1};
   SplitLaunchInput In2 = input(D, B, A);
-  SplitResult R =
-      launchSplit(L, In2, Members, stencil(&Fail), runConcurrently);
+  SplitResult R = launchSplit(L, In2, Members, stencil(&Fail), runConcurrently);
   ASSERT_EQ(R.Outcome, SplitOutcome::Done) << R.Reason;
   ASSERT_EQ(R.FailedMembers, std::vector<size_t>{1});
   EXPECT_EQ(R.Usage[1].Iterations, 0u);
@@ -275,7 +273,7 @@ TEST_F(SplitFixture, EmptyLoopRunsNothing) {
   std::vector<double> V = initial(N);
   void *A = upload(V), *B = upload(V);
   SplitLaunchInput In = input(D, A, B);
-  In.Args[2] = 1; // n = 1: no interior point
+  In.Args[2] = 1;                           // n = 1: no interior point
   In.TripCount = static_cast<uint32_t>(-1); // libomptarget's count of it
   auto NeverRuns = [](size_t, uint64_t, uint64_t, std::vector<uintptr_t> &) {
     ADD_FAILURE() << "an empty loop ran a chunk";

@@ -1,4 +1,4 @@
-//===- ChunkPlan.h - Chunks of a split kernel and their sections -*- C++ -*-===//
+//===- ChunkPlan.h - Chunks of a split kernel, their sections -*- C++ -*-===//
 //
 // A split launch hands each pool member contiguous windows [Lo, Hi) of the
 // kernel's normalized iteration space. For each window the kernel's

@@ -1,5 +1,4 @@
-//===- KernelDescriptor.h - Sections of an offloaded loop kernel -*- C++
-//-*-===//
+//===- KernelDescriptor.h - Sections of an offloaded loop --*- C++ -*-===//
 //
 // The compiler (clang-patches/analysis) emits one text descriptor per
 // offloaded loop kernel; lines are separated by '\n':

@@ -1,4 +1,4 @@
-//===- SplitLaunch.h - One kernel launch as chunks over the pool -*- C++ -*-===//
+//===- SplitLaunch.h - One kernel launch as chunks -------------*- C++ -*-===//
 //
 // A launch of a splittable kernel (its descriptor says "split yes") becomes
 // chunks: contiguous windows [Lo, Hi) of the normalized iteration space, each
@@ -56,9 +56,8 @@ struct SplitLaunchInput {
 /// Runs the iterations [Lo, Hi) of the kernel on member Member (an index into
 /// the member list) with the arguments translated for its node. Called on
 /// the member's worker.
-using ChunkLauncher = std::function<bool(size_t Member, uint64_t Lo,
-                                         uint64_t Hi,
-                                         std::vector<uintptr_t> &NodeArgs)>;
+using ChunkLauncher = std::function<bool(
+    size_t Member, uint64_t Lo, uint64_t Hi, std::vector<uintptr_t> &NodeArgs)>;
 
 /// Runs the tasks concurrently, each on its worker (-1: any thread), and
 /// returns whether each succeeded.
