@@ -33,7 +33,8 @@ static void fixed_size(void) {
 #pragma omp target teams distribute parallel for collapse(2)
     for (int i = 1; i < R - 1; ++i)
       for (int j = 1; j < C - 1; ++j)
-        Bn[i][j] = 0.2 * (A[i][j] + A[i - 1][j] + A[i + 1][j] + A[i][j - 1] + A[i][j + 1]);
+        Bn[i][j] = 0.2 * (A[i][j] + A[i - 1][j] + A[i + 1][j] + A[i][j - 1] +
+                          A[i][j + 1]);
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=4 split=yes
 #pragma omp target teams distribute parallel for collapse(2)
     for (int i = 1; i < R - 1; ++i)
@@ -43,7 +44,8 @@ static void fixed_size(void) {
   for (int s = 0; s < 4; ++s) {
     for (int i = 1; i < R - 1; ++i)
       for (int j = 1; j < C - 1; ++j)
-        rB[i][j] = 0.2 * (rA[i][j] + rA[i - 1][j] + rA[i + 1][j] + rA[i][j - 1] + rA[i][j + 1]);
+        rB[i][j] = 0.2 * (rA[i][j] + rA[i - 1][j] + rA[i + 1][j] +
+                          rA[i][j - 1] + rA[i][j + 1]);
     for (int i = 1; i < R - 1; ++i)
       for (int j = 1; j < C - 1; ++j)
         rA[i][j] = rB[i][j];
@@ -61,7 +63,9 @@ static void variable_length(int n, int m) {
       W[i][j] = rW[i][j] = 0;
     }
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for collapse(2) map(tofrom : V) map(from : W)
+#pragma omp target teams distribute parallel for collapse(2) map(tofrom        \
+                                                                 : V) map(from \
+                                                                          : W)
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < m; ++j) {
       V[i][j] = V[i][j] * V[i][j] - 1.0;
@@ -74,7 +78,9 @@ static void variable_length(int n, int m) {
     }
   const int lo = n / 3, len = n / 2;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for collapse(2) map(tofrom : V[lo:len][0:m])
+#pragma omp target teams distribute parallel for collapse(2)                   \
+    map(tofrom                                                                 \
+        : V [lo:len] [0:m])
   for (int i = lo; i < lo + len; ++i)
     for (int j = 1; j < m; ++j)
       V[i][j] = V[i][j] + V[i][0];

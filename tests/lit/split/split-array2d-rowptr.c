@@ -22,10 +22,10 @@
 #define M 240
 
 int main(void) {
-  double (*A)[K] = malloc(N * sizeof *A);
-  double (*B)[M] = malloc(K * sizeof *B);
-  double (*C)[M] = malloc(N * sizeof *C), (*rC)[M] = malloc(N * sizeof *rC);
-  double (*E)[M] = malloc(N * sizeof *E), (*rE)[M] = malloc(N * sizeof *rE);
+  double(*A)[K] = malloc(N * sizeof *A);
+  double(*B)[M] = malloc(K * sizeof *B);
+  double(*C)[M] = malloc(N * sizeof *C), (*rC)[M] = malloc(N * sizeof *rC);
+  double(*E)[M] = malloc(N * sizeof *E), (*rE)[M] = malloc(N * sizeof *rE);
   for (int i = 0; i < N; ++i)
     for (int k = 0; k < K; ++k)
       A[i][k] = (double)((i * 5 + k * 3) % 23) / 4.0 - 2.5;
@@ -36,7 +36,10 @@ int main(void) {
     for (int j = 0; j < M; ++j)
       E[i][j] = rE[i][j] = -1.0;
 
-#pragma omp target data map(to : A[0:N], B[0:K]) map(from : C[0:N]) map(tofrom : E[0:N])
+#pragma omp target data map(to                                                 \
+                            : A [0:N], B [0:K]) map(from                       \
+                                                    : C [0:N]) map(tofrom      \
+                                                                   : E [0:N])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for collapse(2)
@@ -51,7 +54,8 @@ int main(void) {
 #pragma omp target teams distribute parallel for collapse(2)
     for (int i = 1; i < N - 1; ++i)
       for (int j = 1; j < M - 1; ++j)
-        E[i][j] = C[i][j] - 0.25 * (C[i - 1][j] + C[i + 1][j] + C[i][j - 1] + C[i][j + 1]);
+        E[i][j] = C[i][j] - 0.25 * (C[i - 1][j] + C[i + 1][j] + C[i][j - 1] +
+                                    C[i][j + 1]);
   }
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < M; ++j) {
@@ -62,14 +66,18 @@ int main(void) {
     }
   for (int i = 1; i < N - 1; ++i)
     for (int j = 1; j < M - 1; ++j)
-      rE[i][j] = rC[i][j] - 0.25 * (rC[i - 1][j] + rC[i + 1][j] + rC[i][j - 1] + rC[i][j + 1]);
+      rE[i][j] = rC[i][j] - 0.25 * (rC[i - 1][j] + rC[i + 1][j] + rC[i][j - 1] +
+                                    rC[i][j + 1]);
   check_bytes("C = A B", C, rC, N * sizeof *C);
   check_bytes("stencil of C", E, rE, N * sizeof *E);
 
   // Rows lo .. lo + len - 1 only.
   const int lo = 37, len = 101;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for collapse(2) map(tofrom : E[lo:len]) map(to : C[lo:len])
+#pragma omp target teams distribute parallel for collapse(2) map(tofrom        \
+                                                                 : E [lo:len]) \
+    map(to                                                                     \
+        : C [lo:len])
   for (int i = lo; i < lo + len; ++i)
     for (int j = 0; j < M; ++j)
       E[i][j] = E[i][j] * 2.0 + C[i][M - 1 - j];

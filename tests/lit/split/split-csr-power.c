@@ -48,7 +48,12 @@ int main(void) {
     x[i] = rx[i] = i % 1000;
   long sums[ROUNDS], rsums[ROUNDS];
 
-#pragma omp target data map(to : rowptr[0:n + 1], col[0:nnz], val[0:nnz]) map(tofrom : x[0:n]) map(alloc : y[0:n]) map(from : deg[0:n])
+#pragma omp target data map(to                                                 \
+                            : rowptr [0:n + 1], col [0:nnz], val [0:nnz])      \
+    map(tofrom                                                                 \
+        : x [0:n]) map(alloc                                                   \
+                       : y [0:n]) map(from                                     \
+                                      : deg [0:n])
   {
     for (int r = 0; r < ROUNDS; ++r) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=5 split=yes
@@ -89,7 +94,8 @@ int main(void) {
   }
   for (int i = 0; i < n; ++i)
     rdeg[i] = rowptr[i + 1] - rowptr[i];
-  printf("nnz=%d sums: %ld %ld %ld %ld %ld\n", nnz, sums[0], sums[1], sums[2], sums[3], sums[4]);
+  printf("nnz=%d sums: %ld %ld %ld %ld %ld\n", nnz, sums[0], sums[1], sums[2],
+         sums[3], sums[4]);
   check_bytes("sums", sums, rsums, sizeof sums);
   check_bytes("x", x, rx, n * sizeof(long));
   check_bytes("degrees", deg, rdeg, n * sizeof(int));

@@ -25,18 +25,32 @@
 
 int main(void) {
   const int n = G * G;
-  int *rowptr = malloc((n + 1) * sizeof(int)), *col = malloc(5 * n * sizeof(int));
+  int *rowptr = malloc((n + 1) * sizeof(int)),
+      *col = malloc(5 * n * sizeof(int));
   double *val = malloc(5 * n * sizeof(double));
   int nnz = 0;
   for (int r = 0; r < G; ++r)
     for (int c = 0; c < G; ++c) {
       int i = r * G + c;
       rowptr[i] = nnz;
-      if (r > 0) { col[nnz] = i - G; val[nnz++] = -1.0; }
-      if (c > 0) { col[nnz] = i - 1; val[nnz++] = -1.0; }
-      col[nnz] = i; val[nnz++] = 4.0 + (double)(i % 3) / 4.0;
-      if (c < G - 1) { col[nnz] = i + 1; val[nnz++] = -1.0; }
-      if (r < G - 1) { col[nnz] = i + G; val[nnz++] = -1.0; }
+      if (r > 0) {
+        col[nnz] = i - G;
+        val[nnz++] = -1.0;
+      }
+      if (c > 0) {
+        col[nnz] = i - 1;
+        val[nnz++] = -1.0;
+      }
+      col[nnz] = i;
+      val[nnz++] = 4.0 + (double)(i % 3) / 4.0;
+      if (c < G - 1) {
+        col[nnz] = i + 1;
+        val[nnz++] = -1.0;
+      }
+      if (r < G - 1) {
+        col[nnz] = i + G;
+        val[nnz++] = -1.0;
+      }
     }
   rowptr[n] = nnz;
   double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
@@ -44,7 +58,11 @@ int main(void) {
   for (int i = 0; i < n; ++i)
     x[i] = rx[i] = (double)((i * 37) % 101) / 10.0;
 
-#pragma omp target data map(to : rowptr[0:n + 1], col[0:nnz], val[0:nnz]) map(tofrom : x[0:n]) map(from : y[0:n])
+#pragma omp target data map(to                                                 \
+                            : rowptr [0:n + 1], col [0:nnz], val [0:nnz])      \
+    map(tofrom                                                                 \
+        : x [0:n]) map(from                                                    \
+                       : y [0:n])
   for (int it = 0; it < 4; ++it) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=4 split=yes
 #pragma omp target teams distribute parallel for
@@ -93,7 +111,10 @@ int main(void) {
   for (int i = 0; i < m; ++i)
     v[i] = (float)(i % 9) - 4.0f;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to : rp[0:m + 1], ci[0:mnz], cv[0:mnz], v[0:m]) map(from : w[0:m])
+#pragma omp target teams distribute parallel for map(                          \
+    to                                                                         \
+    : rp [0:m + 1], ci [0:mnz], cv [0:mnz], v [0:m]) map(from                  \
+                                                         : w [0:m])
   for (int i = 0; i < m; ++i) {
     float s = 0.0f;
     for (int k = rp[i]; k < rp[i + 1]; ++k)

@@ -34,7 +34,10 @@ int main(void) {
   for (int b = 0; b < 64; ++b)
     whist[b] = rwhist[b] = 0.0;
 
-#pragma omp target data map(to : v[0:n]) map(tofrom : hist, whist) map(from : cum)
+#pragma omp target data map(to                                                 \
+                            : v [0:n]) map(tofrom                              \
+                                           : hist, whist) map(from             \
+                                                              : cum)
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(
 #pragma omp target teams distribute parallel for
@@ -70,7 +73,8 @@ int main(void) {
       s += rhist[c];
     rcum[b] = s * 1000 / n;
   }
-  printf("hist[0]=%d hist[255]=%d whist[0]=%.1f whist[63]=%.1f\n", hist[0], hist[255], whist[0], whist[63]);
+  printf("hist[0]=%d hist[255]=%d whist[0]=%.1f whist[63]=%.1f\n", hist[0],
+         hist[255], whist[0], whist[63]);
   check_bytes("histogram", hist, rhist, sizeof hist);
   check_bytes("weighted histogram", whist, rwhist, sizeof whist);
   check_bytes("cumulative", cum, rcum, sizeof cum);

@@ -25,25 +25,32 @@
 #define BLUR(S, D)                                                             \
   for (int y = 1; y < H - 1; ++y)                                              \
     for (int x = 1; x < W - 1; ++x)                                            \
-      D[y * W + x] = (unsigned char)((S[(y - 1) * W + x - 1] + S[(y - 1) * W + x] + \
-                                      S[(y - 1) * W + x + 1] + S[y * W + x - 1] + \
-                                      S[y * W + x] + S[y * W + x + 1] +         \
-                                      S[(y + 1) * W + x - 1] + S[(y + 1) * W + x] + \
-                                      S[(y + 1) * W + x + 1]) /                 \
-                                     9);
+      D[y * W + x] =                                                           \
+          (unsigned char)((S[(y - 1) * W + x - 1] + S[(y - 1) * W + x] +       \
+                           S[(y - 1) * W + x + 1] + S[y * W + x - 1] +         \
+                           S[y * W + x] + S[y * W + x + 1] +                   \
+                           S[(y + 1) * W + x - 1] + S[(y + 1) * W + x] +       \
+                           S[(y + 1) * W + x + 1]) /                           \
+                          9);
 
 int main(void) {
   const int n = W * H;
-  unsigned char *p = malloc(n), *q = malloc(n), *rp = malloc(n), *rq = malloc(n);
+  unsigned char *p = malloc(n), *q = malloc(n), *rp = malloc(n),
+                *rq = malloc(n);
   short *gm = malloc(n * sizeof(short)), *rgm = malloc(n * sizeof(short));
   unsigned char *cnt = malloc(H), *rcnt = malloc(H);
   for (int i = 0; i < n; ++i) {
     int x = i % W, y = i / W;
-    p[i] = rp[i] = q[i] = rq[i] = (unsigned char)(((x * x + y * 3) ^ (x * y)) & 0xff);
+    p[i] = rp[i] = q[i] = rq[i] =
+        (unsigned char)(((x * x + y * 3) ^ (x * y)) & 0xff);
     gm[i] = rgm[i] = 0;
   }
 
-#pragma omp target data map(tofrom : p[0:n], q[0:n]) map(tofrom : gm[0:n]) map(from : cnt[0:H])
+#pragma omp target data map(tofrom                                             \
+                            : p [0:n], q [0:n]) map(tofrom                     \
+                                                    : gm [0:n])                \
+    map(from                                                                   \
+        : cnt [0:H])
   {
     for (int pass = 0; pass < 3; ++pass) {
       unsigned char *s = pass % 2 ? q : p, *d = pass % 2 ? p : q;

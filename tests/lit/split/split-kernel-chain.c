@@ -34,7 +34,12 @@ int main(void) {
     out[i] = rout[i] = 0.0;
   }
 
-#pragma omp target data map(to : in[0:n]) map(alloc : t1[0:n], t2[0:n], t3[0:n]) map(tofrom : out[0:n]) map(from : fold[0:q])
+#pragma omp target data map(to                                                 \
+                            : in [0:n]) map(alloc                              \
+                                            : t1 [0:n], t2 [0:n], t3 [0:n])    \
+    map(tofrom                                                                 \
+        : out [0:n]) map(from                                                  \
+                         : fold [0:q])
   {
     for (int r = 0; r < ROUNDS; ++r) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=yes
@@ -44,7 +49,8 @@ int main(void) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=yes
 #pragma omp target teams distribute parallel for
       for (int i = 0; i < n; ++i)
-        t2[i] = (i > 0 ? t1[i - 1] : 0.0) + t1[i] + (i < n - 1 ? t1[i + 1] : 0.0);
+        t2[i] =
+            (i > 0 ? t1[i - 1] : 0.0) + t1[i] + (i < n - 1 ? t1[i + 1] : 0.0);
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=yes
 #pragma omp target teams distribute parallel for
       for (int i = 0; i < n; ++i)
@@ -63,14 +69,16 @@ int main(void) {
     for (int i = 0; i < n; ++i)
       rt1[i] = in[i] * (double)(r + 1) + rout[i] * 0.5;
     for (int i = 0; i < n; ++i)
-      rt2[i] = (i > 0 ? rt1[i - 1] : 0.0) + rt1[i] + (i < n - 1 ? rt1[i + 1] : 0.0);
+      rt2[i] =
+          (i > 0 ? rt1[i - 1] : 0.0) + rt1[i] + (i < n - 1 ? rt1[i + 1] : 0.0);
     for (int i = 0; i < n; ++i)
       rt3[i] = rt2[i] - in[i] * rt1[n - 1 - i] * 0.125;
     for (int i = 0; i < n; ++i)
       rout[i] = rout[i] + rt3[i];
   }
   for (int j = 0; j < q; ++j)
-    rfold[j] = rout[4 * j] + rout[4 * j + 1] - rout[4 * j + 2] - rout[4 * j + 3];
+    rfold[j] =
+        rout[4 * j] + rout[4 * j + 1] - rout[4 * j + 2] - rout[4 * j + 3];
   check_bytes("out", out, rout, n * sizeof(double));
   check_bytes("fold", fold, rfold, q * sizeof(double));
   free(in);

@@ -35,10 +35,11 @@ int main(void) {
   double last = -1.0;
   int i = -1;
 
-#pragma omp target data map(to : x[0:n]) map(tofrom : y[0:n])
+#pragma omp target data map(to : x [0:n]) map(tofrom : y [0:n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(
-#pragma omp target teams distribute parallel for lastprivate(last) map(tofrom : last)
+#pragma omp target teams distribute parallel for lastprivate(last) map(tofrom  \
+                                                                       : last)
     for (int i = 0; i < n; ++i) {
       y[i] = x[i] * 3.0 - 1.0;
       last = y[i] + x[n - 1 - i];
@@ -69,7 +70,8 @@ int main(void) {
   check_bytes("y", y, ry, n * sizeof(double));
 
   const int rows = 300, cols = 400;
-  long *g = malloc(rows * cols * sizeof(long)), *rg = malloc(rows * cols * sizeof(long));
+  long *g = malloc(rows * cols * sizeof(long)),
+       *rg = malloc(rows * cols * sizeof(long));
   long sum = 0, lastv = 0;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(
 #pragma omp target teams distribute parallel for collapse(2) lastprivate(lastv) reduction(+ : sum) map(tofrom : lastv) \

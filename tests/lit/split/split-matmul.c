@@ -19,15 +19,20 @@
 
 int main(void) {
   const int m = 180, k = 200, n = 220;
-  double *A = malloc(m * k * sizeof(double)), *B = malloc(k * n * sizeof(double));
-  double *C = malloc(m * n * sizeof(double)), *rC = malloc(m * n * sizeof(double));
+  double *A = malloc(m * k * sizeof(double)),
+         *B = malloc(k * n * sizeof(double));
+  double *C = malloc(m * n * sizeof(double)),
+         *rC = malloc(m * n * sizeof(double));
   for (int i = 0; i < m * k; ++i)
     A[i] = (double)((i * 13) % 37) / 9.0 - 1.5;
   for (int i = 0; i < k * n; ++i)
     B[i] = (double)((i * 11) % 41) / 5.0 - 3.0;
 
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for collapse(2) map(to : A[0:m * k], B[0:k * n]) map(from : C[0:m * n])
+#pragma omp target teams distribute parallel for collapse(2)                   \
+    map(to                                                                     \
+        : A [0:m * k], B [0:k * n]) map(from                                   \
+                                        : C [0:m * n])
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
       double s = 0.0;
@@ -50,7 +55,10 @@ int main(void) {
   for (int i = 0; i < r * c; ++i)
     M[i] = (i * 17) % 23 - 11;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to : M[0:r * c]) map(from : G[0:c * c])
+#pragma omp target teams distribute parallel for map(to                        \
+                                                     : M [0:r * c])            \
+    map(from                                                                   \
+        : G [0:c * c])
   for (int i = 0; i < c; ++i)
     for (int j = 0; j < c; ++j) {
       int s = 0;
@@ -66,7 +74,8 @@ int main(void) {
       rG[i * c + j] = s;
     }
   check_bytes("G = M^T M", G, rG, c * c * sizeof(int));
-  printf("G[0][0]=%d G[c-1][c-1]=%d G[3][7]=%d\n", G[0], G[c * c - 1], G[3 * c + 7]);
+  printf("G[0][0]=%d G[c-1][c-1]=%d G[3][7]=%d\n", G[0], G[c * c - 1],
+         G[3 * c + 7]);
   free(A);
   free(B);
   free(C);

@@ -29,7 +29,10 @@ int main(void) {
   for (int j = 0; j < n; ++j)
     x[j] = rx[j] = 1.0 + (double)(j % 5) / 3.0;
 
-#pragma omp target data map(to : A[0:m * n]) map(tofrom : x[0:n]) map(alloc : y[0:m])
+#pragma omp target data map(to                                                 \
+                            : A [0:m * n]) map(tofrom                          \
+                                               : x [0:n]) map(alloc            \
+                                                              : y [0:m])
   for (int r = 0; r < ROUNDS; ++r) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=yes
 #pragma omp target teams distribute parallel for
@@ -66,14 +69,19 @@ int main(void) {
 
   // float matrix (rows x cols) times nrhs right-hand sides B (cols x nrhs).
   const int rows = 1000, cols = 256, nrhs = 8;
-  float *F = malloc(rows * cols * sizeof(float)), *B = malloc(cols * nrhs * sizeof(float));
-  float *C = malloc(rows * nrhs * sizeof(float)), *rC = malloc(rows * nrhs * sizeof(float));
+  float *F = malloc(rows * cols * sizeof(float)),
+        *B = malloc(cols * nrhs * sizeof(float));
+  float *C = malloc(rows * nrhs * sizeof(float)),
+        *rC = malloc(rows * nrhs * sizeof(float));
   for (int i = 0; i < rows * cols; ++i)
     F[i] = (float)((i * 3) % 19) * 0.125f - 1.0f;
   for (int i = 0; i < cols * nrhs; ++i)
     B[i] = (float)(i % 11) - 5.0f;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to : F[0:rows * cols], B[0:cols * nrhs]) map(from : C[0:rows * nrhs])
+#pragma omp target teams distribute parallel for map(                          \
+    to                                                                         \
+    : F [0:rows * cols], B [0:cols * nrhs]) map(from                           \
+                                                : C [0:rows * nrhs])
   for (int i = 0; i < rows; ++i)
     for (int r = 0; r < nrhs; ++r) {
       float s = 0.0f;

@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; ++i)
     a[i] = ra[i] = 0.0f;
 
-#pragma omp target data map(tofrom : a[0:n])
+#pragma omp target data map(tofrom : a [0:n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
@@ -49,17 +49,22 @@ int main(int argc, char **argv) {
   for (int i = lo; i <= hi; ++i)
     ra[i] = ra[i] - 0.5f * (float)(i & 7);
   check_bytes("offset ranges", a, ra, n * sizeof(float));
-  printf("a[4]=%g a[5]=%g a[n-4]=%g a[n-3]=%g\n", a[4], a[5], a[n - 4], a[n - 3]);
+  printf("a[4]=%g a[5]=%g a[n-4]=%g a[n-3]=%g\n", a[4], a[5], a[n - 4],
+         a[n - 3]);
 
   const int rows = 500, cols = 400;
-  long *g = malloc(rows * cols * sizeof(long)), *rg = malloc(rows * cols * sizeof(long));
+  long *g = malloc(rows * cols * sizeof(long)),
+       *rg = malloc(rows * cols * sizeof(long));
   long *h = malloc(rows * cols * sizeof(long));
   for (int i = 0; i < rows * cols; ++i) {
     g[i] = rg[i] = i;
     h[i] = (long)i * i;
   }
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for collapse(2) map(tofrom : g[0:rows * cols]) map(to : h[0:rows * cols])
+#pragma omp target teams distribute parallel for collapse(2)                   \
+    map(tofrom                                                                 \
+        : g [0:rows * cols]) map(to                                            \
+                                 : h [0:rows * cols])
   for (int i = 3; i < rows - 7; ++i)
     for (int j = 11; j <= cols - 2; ++j)
       g[i * cols + j] = h[(i - 3) * cols + j - 11] * 2 + g[i * cols + j];

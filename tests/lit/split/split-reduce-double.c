@@ -29,18 +29,21 @@ static inline double dval(int i) {
   return (double)(i % 4096) * 0.125 - 256.0 + (double)(i / 4096) * 1024.0;
 }
 static inline double dfactor(int i) {
-  return i % 15625 == 0 ? 2.0 : (i % 20000 == 7 ? 0.5 : (i % 333333 == 1 ? -1.0 : 1.0));
+  return i % 15625 == 0
+             ? 2.0
+             : (i % 20000 == 7 ? 0.5 : (i % 333333 == 1 ? -1.0 : 1.0));
 }
 
 int main(void) {
   const int n = N;
   double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
   for (int i = 0; i < n; ++i)
-    x[i] = (double)(long)(((unsigned)i * 2246822519u) % 1000003u) / 7.0 - 70000.0;
+    x[i] =
+        (double)(long)(((unsigned)i * 2246822519u) % 1000003u) / 7.0 - 70000.0;
   double sum = -3.0, prod = 1.0, mx = -1e300, mn = 1e300, land = 1.0, lor = 0.0;
   double land0 = 1.0, lor0 = 0.0;
 
-#pragma omp target data map(to : x[0:n])
+#pragma omp target data map(to : x [0:n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for reduction(+ : sum)
@@ -71,7 +74,8 @@ int main(void) {
       lor0 = lor0 || x[i] > 1e9;
     }
   }
-  double rsum = -3.0, rprod = 1.0, rmx = -1e300, rmn = 1e300, rland = 1.0, rlor = 0.0;
+  double rsum = -3.0, rprod = 1.0, rmx = -1e300, rmn = 1e300, rland = 1.0,
+         rlor = 0.0;
   double rland0 = 1.0, rlor0 = 0.0;
   for (int i = 0; i < n; ++i) {
     rsum += dval(i);

@@ -26,18 +26,22 @@
 
 static inline float fval(int i) { return (float)(i % 64) * 0.25f - 8.0f; }
 static inline float ffactor(int i) {
-  return i % 50000 == 1 ? 2.0f : (i % 40000 == 3 ? 0.5f : (i % 70001 == 5 ? -1.0f : 1.0f));
+  return i % 50000 == 1
+             ? 2.0f
+             : (i % 40000 == 3 ? 0.5f : (i % 70001 == 5 ? -1.0f : 1.0f));
 }
 
 int main(void) {
   const int n = N;
   float *x = malloc(n * sizeof(float));
   for (int i = 0; i < n; ++i)
-    x[i] = (float)(int)(((unsigned)i * 2654435761u) % 100000u) / 3.0f - 10000.0f;
-  float sum = 0.5f, prod = 3.0f, mx = -1e30f, mn = 1e30f, land = 1.0f, lor = 0.0f;
+    x[i] =
+        (float)(int)(((unsigned)i * 2654435761u) % 100000u) / 3.0f - 10000.0f;
+  float sum = 0.5f, prod = 3.0f, mx = -1e30f, mn = 1e30f, land = 1.0f,
+        lor = 0.0f;
   float land0 = 1.0f, lor0 = 0.0f;
 
-#pragma omp target data map(to : x[0:n])
+#pragma omp target data map(to : x [0:n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for reduction(+ : sum)
@@ -68,7 +72,8 @@ int main(void) {
       lor0 = lor0 || fval(i) > 8.0f;
     }
   }
-  float rsum = 0.5f, rprod = 3.0f, rmx = -1e30f, rmn = 1e30f, rland = 1.0f, rlor = 0.0f;
+  float rsum = 0.5f, rprod = 3.0f, rmx = -1e30f, rmn = 1e30f, rland = 1.0f,
+        rlor = 0.0f;
   float rland0 = 1.0f, rlor0 = 0.0f;
   for (int i = 0; i < n; ++i) {
     rsum += fval(i);

@@ -21,7 +21,9 @@
 
 #define N 1000000
 
-static inline int hash(int i) { return (int)(((unsigned)i * 2654435761u) >> 1); }
+static inline int hash(int i) {
+  return (int)(((unsigned)i * 2654435761u) >> 1);
+}
 static inline int val(int i) { return i % 2001 - 1000; }
 static inline int factor(int i) {
   return i % 99991 == 7 ? -2 : (i % 100003 == 11 ? 3 : 1);
@@ -35,7 +37,7 @@ int main(void) {
   int sum = 17, prod = 1, mx = -5, mn = 5, band = -1, bor = 0, bxor = 0x1234;
   int land = 1, lor = 0;
 
-#pragma omp target data map(to : a[0:n])
+#pragma omp target data map(to : a [0:n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for reduction(+ : sum)
@@ -74,7 +76,8 @@ int main(void) {
     for (int i = 0; i < n; ++i)
       lor = lor || (a[i] == hash(765432));
   }
-  int rsum = 17, rprod = 1, rmx = -5, rmn = 5, rband = -1, rbor = 0, rbxor = 0x1234;
+  int rsum = 17, rprod = 1, rmx = -5, rmn = 5, rband = -1, rbor = 0,
+      rbxor = 0x1234;
   int rland = 1, rlor = 0;
   for (int i = 0; i < n; ++i) {
     rsum += val(i);
@@ -88,12 +91,14 @@ int main(void) {
     rlor = rlor || (a[i] == hash(765432));
   }
   printf("sum=%d prod=%d max=%d min=%d\n", sum, prod, mx, mn);
-  printf("and=0x%08x or=0x%08x xor=0x%08x land=%d lor=%d\n", band, bor, bxor, land, lor);
-  check("separate kernels", sum == rsum && prod == rprod && mx == rmx && mn == rmn &&
-                                band == rband && bor == rbor && bxor == rbxor &&
-                                land == rland && lor == rlor);
+  printf("and=0x%08x or=0x%08x xor=0x%08x land=%d lor=%d\n", band, bor, bxor,
+         land, lor);
+  check("separate kernels", sum == rsum && prod == rprod && mx == rmx &&
+                                mn == rmn && band == rband && bor == rbor &&
+                                bxor == rbxor && land == rland && lor == rlor);
 
-  int s2 = 0, p2 = 1, x2 = -1000000, m2 = 1000000, a2 = -1, o2 = 0, e2 = 0, l2 = 1, r2 = 0;
+  int s2 = 0, p2 = 1, x2 = -1000000, m2 = 1000000, a2 = -1, o2 = 0, e2 = 0,
+      l2 = 1, r2 = 0;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for map(to : a[0:n]) reduction(+ : s2) reduction(* : p2) \
     reduction(max : x2) reduction(min : m2) reduction(& : a2) reduction(| : o2) reduction(^ : e2) \
@@ -121,9 +126,11 @@ int main(void) {
     t[7] = t[7] && a[i] >= 0;
     t[8] = t[8] || a[i] == 0;
   }
-  printf("one kernel: %d %d %d %d 0x%08x 0x%08x 0x%08x %d %d\n", s2, p2, x2, m2, a2, o2, e2, l2, r2);
-  check("one kernel", s2 == t[0] && p2 == t[1] && x2 == t[2] && m2 == t[3] && a2 == t[4] &&
-                          o2 == t[5] && e2 == t[6] && l2 == t[7] && r2 == t[8]);
+  printf("one kernel: %d %d %d %d 0x%08x 0x%08x 0x%08x %d %d\n", s2, p2, x2, m2,
+         a2, o2, e2, l2, r2);
+  check("one kernel", s2 == t[0] && p2 == t[1] && x2 == t[2] && m2 == t[3] &&
+                          a2 == t[4] && o2 == t[5] && e2 == t[6] &&
+                          l2 == t[7] && r2 == t[8]);
   free(a);
   return done();
 }

@@ -39,7 +39,7 @@ int main(void) {
   long sum = -99, prod = 1, mx = 0, mn = 0, band = -1, bor = 0, bxor = 0;
   long land = 1, lor = 0;
 
-#pragma omp target data map(to : a[0:n])
+#pragma omp target data map(to : a [0:n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for reduction(+ : sum)
@@ -92,12 +92,14 @@ int main(void) {
     rlor = rlor || a[i] < 0;
   }
   printf("sum=%ld prod=%ld max=%ld min=%ld\n", sum, prod, mx, mn);
-  printf("and=0x%016lx or=0x%016lx xor=0x%016lx land=%ld lor=%ld\n", band, bor, bxor, land, lor);
-  check("separate kernels", sum == rsum && prod == rprod && mx == rmx && mn == rmn &&
-                                band == rband && bor == rbor && bxor == rbxor &&
-                                land == rland && lor == rlor);
+  printf("and=0x%016lx or=0x%016lx xor=0x%016lx land=%ld lor=%ld\n", band, bor,
+         bxor, land, lor);
+  check("separate kernels", sum == rsum && prod == rprod && mx == rmx &&
+                                mn == rmn && band == rband && bor == rbor &&
+                                bxor == rbxor && land == rland && lor == rlor);
 
-  long s2 = 0, p2 = -1, x2 = -1, m2 = 1L << 62, a2 = -1, o2 = 0, e2 = 0, l2 = 1, r2 = 0;
+  long s2 = 0, p2 = -1, x2 = -1, m2 = 1L << 62, a2 = -1, o2 = 0, e2 = 0, l2 = 1,
+       r2 = 0;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for map(to : a[0:n]) map(from : w[0:n]) \
     reduction(+ : s2) reduction(* : p2) reduction(max : x2) reduction(min : m2) \
@@ -130,10 +132,11 @@ int main(void) {
     t[7] = t[7] && v >= 0;
     t[8] = t[8] || v == 12345;
   }
-  printf("one kernel: %ld %ld %ld %ld 0x%016lx 0x%016lx 0x%016lx %ld %ld\n", s2, p2, x2, m2, a2,
-         o2, e2, l2, r2);
-  check("one kernel", s2 == t[0] && p2 == t[1] && x2 == t[2] && m2 == t[3] && a2 == t[4] &&
-                          o2 == t[5] && e2 == t[6] && l2 == t[7] && r2 == t[8]);
+  printf("one kernel: %ld %ld %ld %ld 0x%016lx 0x%016lx 0x%016lx %ld %ld\n", s2,
+         p2, x2, m2, a2, o2, e2, l2, r2);
+  check("one kernel", s2 == t[0] && p2 == t[1] && x2 == t[2] && m2 == t[3] &&
+                          a2 == t[4] && o2 == t[5] && e2 == t[6] &&
+                          l2 == t[7] && r2 == t[8]);
   check_bytes("array written with the reductions", w, rw, n * sizeof(long));
   free(a);
   free(w);

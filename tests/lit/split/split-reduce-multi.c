@@ -30,14 +30,14 @@ int main(void) {
   double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
   double *ry = malloc(n * sizeof(double));
   for (int i = 0; i < n; ++i) {
-    x[i] = (double)(i % 13 - 6);       // small integers
+    x[i] = (double)(i % 13 - 6);        // small integers
     y[i] = ry[i] = (double)(i % 7 - 3); // small integers
   }
   double dot = 0.0, rdot = 0.0;
   int cnt = 0, rcnt = 0, all = 1, rall = 1, any = 0, rany = 0;
   long last = -1, rlast = -1;
 
-#pragma omp target data map(to : x[0:n]) map(tofrom : y[0:n])
+#pragma omp target data map(to : x [0:n]) map(tofrom : y [0:n])
   for (int r = 0; r < ROUNDS; ++r) {
     const double alpha = (double)(r + 1); // y stays a small integer
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=4 split=yes
@@ -64,8 +64,9 @@ int main(void) {
     }
   }
   printf("dot=%.1f cnt=%d last=%ld all=%d any=%d\n", dot, cnt, last, all, any);
-  check("reductions over 4 launches",
-        dot == rdot && cnt == rcnt && last == rlast && all == rall && any == rany);
+  check("reductions over 4 launches", dot == rdot && cnt == rcnt &&
+                                          last == rlast && all == rall &&
+                                          any == rany);
   check_bytes("axpy result", y, ry, n * sizeof(double));
 
   const int rows = 700, cols = 600;

@@ -36,7 +36,7 @@ int main(void) {
   unsigned us = 0, up = 1, ua = ~0u, uo = 0, ux = 0, umx = 0, umn = ~0u;
   unsigned long ls = 0, lp = 1, la = ~0ul, lo = 0, lx = 0, lmx = 0, lmn = ~0ul;
 
-#pragma omp target data map(to : u[0:n], ul[0:n])
+#pragma omp target data map(to : u [0:n], ul [0:n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for reduction(+ : us) reduction(* : up) \
@@ -64,7 +64,8 @@ int main(void) {
     }
   }
   unsigned rus = 0, rup = 1, rua = ~0u, ruo = 0, rux = 0, rumx = 0, rumn = ~0u;
-  unsigned long rls = 0, rlp = 1, rla = ~0ul, rlo = 0, rlx = 0, rlmx = 0, rlmn = ~0ul;
+  unsigned long rls = 0, rlp = 1, rla = ~0ul, rlo = 0, rlx = 0, rlmx = 0,
+                rlmn = ~0ul;
   for (int i = 0; i < n; ++i) {
     rus += u[i];
     rup *= u[i] | 1u;
@@ -81,12 +82,14 @@ int main(void) {
     rlmx = ul[i] > rlmx ? ul[i] : rlmx;
     rlmn = ul[i] < rlmn ? ul[i] : rlmn;
   }
-  printf("unsigned: %u %u 0x%08x 0x%08x 0x%08x %u %u\n", us, up, ua, uo, ux, umx, umn);
-  printf("unsigned long: %lu %lu 0x%016lx 0x%016lx 0x%016lx %lu %lu\n", ls, lp, la, lo, lx, lmx, lmn);
-  check("unsigned int", us == rus && up == rup && ua == rua && uo == ruo && ux == rux &&
-                            umx == rumx && umn == rumn);
-  check("unsigned long", ls == rls && lp == rlp && la == rla && lo == rlo && lx == rlx &&
-                             lmx == rlmx && lmn == rlmn);
+  printf("unsigned: %u %u 0x%08x 0x%08x 0x%08x %u %u\n", us, up, ua, uo, ux,
+         umx, umn);
+  printf("unsigned long: %lu %lu 0x%016lx 0x%016lx 0x%016lx %lu %lu\n", ls, lp,
+         la, lo, lx, lmx, lmn);
+  check("unsigned int", us == rus && up == rup && ua == rua && uo == ruo &&
+                            ux == rux && umx == rumx && umn == rumn);
+  check("unsigned long", ls == rls && lp == rlp && la == rla && lo == rlo &&
+                             lx == rlx && lmx == rlmx && lmn == rlmn);
 
   // short: values in -2..2 over 3000 iterations, char: 30 times +3 and 30
   // times -1; every partial sum stays in range whatever the order.
@@ -103,8 +106,10 @@ int main(void) {
     cmx = (signed char)(i % 100) > cmx ? (signed char)(i % 100) : cmx;
     smn = (short)(-(i * 11 % 2999)) < smn ? (short)(-(i * 11 % 2999)) : smn;
   }
-  printf("short/char: sum=%d csum=%d max=%d cmax=%d min=%d\n", ss, cs, smx, cmx, smn);
-  check("short/char", ss == 0 && cs == 60 && smx == 3000 && cmx == 99 && smn == -2998);
+  printf("short/char: sum=%d csum=%d max=%d cmax=%d min=%d\n", ss, cs, smx, cmx,
+         smn);
+  check("short/char",
+        ss == 0 && cs == 60 && smx == 3000 && cmx == 99 && smn == -2998);
 
   long total = 0;
   const unsigned lo_u = 10u, hi_u = 500010u;

@@ -29,7 +29,7 @@ int main(void) {
     a[i] = (double)((i * 101) % 997) / 3.0;
     b[i] = rb[i] = c[i] = rc[i] = -7.0;
   }
-#pragma omp target data map(to : a[0:n]) map(tofrom : b[0:n], c[0:n])
+#pragma omp target data map(to : a [0:n]) map(tofrom : b [0:n], c [0:n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
@@ -48,14 +48,18 @@ int main(void) {
   check_bytes("backward difference", c, rc, n * sizeof(double));
 
   const int rows = 400, cols = 300;
-  int *m = malloc(rows * cols * sizeof(int)), *t = malloc(rows * cols * sizeof(int));
+  int *m = malloc(rows * cols * sizeof(int)),
+      *t = malloc(rows * cols * sizeof(int));
   int *rt = malloc(rows * cols * sizeof(int));
   for (int i = 0; i < rows * cols; ++i) {
     m[i] = i * 3 - 100000;
     t[i] = rt[i] = 0;
   }
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for collapse(2) map(to : m[0:rows * cols]) map(from : t[0:rows * cols])
+#pragma omp target teams distribute parallel for collapse(2)                   \
+    map(to                                                                     \
+        : m [0:rows * cols]) map(from                                          \
+                                 : t [0:rows * cols])
   for (int i = rows - 1; i >= 0; --i)
     for (int j = cols - 1; j >= 0; --j)
       t[(rows - 1 - i) * cols + j] = m[i * cols + j] + j;

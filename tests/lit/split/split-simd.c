@@ -40,7 +40,10 @@ int main(void) {
     v[i] = rv[i] = 0.0;
   }
   const float alpha = 0.75f;
-#pragma omp target data map(to : x[0:n], u[0:n]) map(tofrom : y[0:n], k[0:n], v[0:n])
+#pragma omp target data map(to                                                 \
+                            : x [0:n], u [0:n])                                \
+    map(tofrom                                                                 \
+        : y [0:n], k [0:n], v [0:n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for simd
@@ -76,9 +79,12 @@ int main(void) {
   check("simd reduction", s == rs);
 
   const int rows = 512, cols = 300;
-  float *g = malloc(rows * cols * sizeof(float)), *rg = malloc(rows * cols * sizeof(float));
+  float *g = malloc(rows * cols * sizeof(float)),
+        *rg = malloc(rows * cols * sizeof(float));
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for simd collapse(2) map(from : g[0:rows * cols])
+#pragma omp target teams distribute parallel for simd collapse(2)              \
+    map(from                                                                   \
+        : g [0:rows * cols])
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j)
       g[i * cols + j] = (float)i * 0.5f - (float)j * 0.25f;

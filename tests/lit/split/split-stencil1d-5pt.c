@@ -33,7 +33,7 @@ int main(void) {
     d[i] = rd[i] = 0.0;
   }
 
-#pragma omp target data map(tofrom : f[0:n], g[0:n]) map(from : d[0:n])
+#pragma omp target data map(tofrom : f [0:n], g [0:n]) map(from : d [0:n])
   {
     float *src = f, *dst = g;
     for (int s = 0; s < STEPS; ++s) {
@@ -82,18 +82,20 @@ int main(void) {
     p[i] = rp[i] = (i * 131) % 1000 - 500;
     q[i] = rq[i] = -1;
   }
-#pragma omp target data map(tofrom : p[0:n], q[0:n])
+#pragma omp target data map(tofrom : p [0:n], q [0:n])
   for (int s = 0; s < 3; ++s) {
     int *src = s % 2 ? q : p, *dst = s % 2 ? p : q;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=yes
 #pragma omp target teams distribute parallel for
     for (int i = 2; i < n - 2; ++i)
-      dst[i] = (src[i - 2] + src[i - 1] - 4 * src[i] + src[i + 1] + src[i + 2]) / 3;
+      dst[i] =
+          (src[i - 2] + src[i - 1] - 4 * src[i] + src[i + 1] + src[i + 2]) / 3;
   }
   for (int s = 0; s < 3; ++s) {
     int *src = s % 2 ? rq : rp, *dst = s % 2 ? rp : rq;
     for (int i = 2; i < n - 2; ++i)
-      dst[i] = (src[i - 2] + src[i - 1] - 4 * src[i] + src[i + 1] + src[i + 2]) / 3;
+      dst[i] =
+          (src[i - 2] + src[i - 1] - 4 * src[i] + src[i + 1] + src[i + 2]) / 3;
   }
   check_bytes("int stencil p", p, rp, n * sizeof(int));
   check_bytes("int stencil q", q, rq, n * sizeof(int));

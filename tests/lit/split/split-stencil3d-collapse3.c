@@ -19,23 +19,22 @@
 #include "Inputs/split.h"
 
 #define SWEEPS 6
-#define IDX(i, j, k) (((i) * ny + (j)) * nz + (k))
+#define IDX(i, j, k) (((i)*ny + (j)) * nz + (k))
 #define SWEEP(S, D)                                                            \
   for (int i = 1; i < nx - 1; ++i)                                             \
     for (int j = 1; j < ny - 1; ++j)                                           \
       for (int k = 1; k < nz - 1; ++k)                                         \
-        D[IDX(i, j, k)] =                                                      \
-            S[IDX(i, j, k)] +                                                  \
-            0.1 * (S[IDX(i - 1, j, k)] + S[IDX(i + 1, j, k)] +                 \
-                   S[IDX(i, j - 1, k)] + S[IDX(i, j + 1, k)] +                 \
-                   S[IDX(i, j, k - 1)] + S[IDX(i, j, k + 1)] -                 \
-                   6.0 * S[IDX(i, j, k)]);
+        D[IDX(i, j, k)] = S[IDX(i, j, k)] +                                    \
+                          0.1 * (S[IDX(i - 1, j, k)] + S[IDX(i + 1, j, k)] +   \
+                                 S[IDX(i, j - 1, k)] + S[IDX(i, j + 1, k)] +   \
+                                 S[IDX(i, j, k - 1)] + S[IDX(i, j, k + 1)] -   \
+                                 6.0 * S[IDX(i, j, k)]);
 #define CLASSIFY(S, C)                                                         \
   for (int i = 0; i < nx; ++i)                                                 \
     for (int j = 0; j < ny; ++j)                                               \
       for (int k = 0; k < nz; ++k)                                             \
-        C[IDX(i, j, k)] = (S[IDX(i, j, k)] > 1.0) + 2 * (S[IDX(i, j, k)] > 2.0) + \
-                          4 * (i + j + k > nx);
+        C[IDX(i, j, k)] = (S[IDX(i, j, k)] > 1.0) +                            \
+                          2 * (S[IDX(i, j, k)] > 2.0) + 4 * (i + j + k > nx);
 
 int main(void) {
   const int nx = 60, ny = 70, nz = 64;
@@ -47,7 +46,7 @@ int main(void) {
     u[i] = v[i] = ru[i] = rv[i] = (double)((i * 61) % 257) / 64.0;
     c[i] = rc[i] = -1;
   }
-#pragma omp target data map(tofrom : u[0:n], v[0:n]) map(from : c[0:n])
+#pragma omp target data map(tofrom : u [0:n], v [0:n]) map(from : c [0:n])
   {
     for (int s = 0; s < SWEEPS; ++s) {
       double *src = s % 2 ? v : u, *dst = s % 2 ? u : v;

@@ -54,10 +54,13 @@ int main(void) {
     rc[i] = (unsigned char)(rc[i] + i * 3);
   for (int i = 0; i < 3; ++i)
     rg[i][0] = rg[i][0] * (i + 2);
-  printf("d: %g %g %g %g %g %g %g %g\n", d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
-  printf("c: %d %d %d %d %d %d %d %d\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
+  printf("d: %g %g %g %g %g %g %g %g\n", d[0], d[1], d[2], d[3], d[4], d[5],
+         d[6], d[7]);
+  printf("c: %d %d %d %d %d %d %d %d\n", c[0], c[1], c[2], c[3], c[4], c[5],
+         c[6], c[7]);
   printf("g: %d %d %d\n", g[0][0], g[1][0], g[2][0]);
-  check("tiny loops", memcmp(d, rd, sizeof d) == 0 && memcmp(c, rc, sizeof c) == 0 &&
+  check("tiny loops", memcmp(d, rd, sizeof d) == 0 &&
+                          memcmp(c, rc, sizeof c) == 0 &&
                           memcmp(g, rg, sizeof g) == 0);
 
   // Two iterations, each doing a long inner loop over its own half.
@@ -66,7 +69,7 @@ int main(void) {
   for (int i = 0; i < n; ++i)
     v[i] = rv[i] = i;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split={{yes|no\(.*\)}}
-#pragma omp target teams distribute parallel for map(tofrom : v[0:n])
+#pragma omp target teams distribute parallel for map(tofrom : v [0:n])
   for (int h = 0; h < 2; ++h) {
     long acc = 0;
     for (int k = 0; k < n / 2; ++k) {
