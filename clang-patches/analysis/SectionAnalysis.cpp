@@ -71,6 +71,13 @@ public:
         if (Written.count(L.Counter))
           refuse("a collapsed loop counter is modified in the loop body");
     }
+    // The headers of the collapsed loops are evaluated in the kernel too:
+    // their reads (a bound in mapped memory) are reads of the kernel.
+    for (const ForStmt *F : Headers)
+      for (const Stmt *C :
+           {F->getInit(), static_cast<const Stmt *>(F->getCond()),
+            static_cast<const Stmt *>(F->getInc())})
+        visit(C, false, false);
     if (Reason.empty())
       walk(Body);
     return render();
@@ -81,15 +88,18 @@ private:
   const OMPLoopDirective &D;
   std::string Reason;
   std::map<const VarDecl *, Capture> Captures;
+  std::map<const Expr *, unsigned> VLASizes; // VLA size expression -> arg
   std::vector<LoopLevel> Levels;
+  std::vector<const ForStmt *> Headers; // of the collapsed loops
   std::map<const VarDecl *, unsigned> LevelOf;
   std::map<const VarDecl *, unsigned> InnerVar; // counter -> id
   std::set<const VarDecl *> UnknownVars;        // values not expressible
   std::vector<std::string> VarLines, AccessLines, ReduceLines;
   std::set<const VarDecl *> ReductionVars;
   std::set<const VarDecl *> Written;
+  std::vector<QualType> StoredTypes; // of the memory the kernel stores to
   std::map<const VarDecl *, const Expr *> LocalInits; // never-written locals
-  std::set<const VarDecl *> Locals; // declared inside the construct
+  std::set<const VarDecl *> Locals;   // declared inside the construct
   std::set<const VarDecl *> Privates; // private clause
   std::set<std::string> AccessSet;
   bool ReadAny = false;
@@ -104,13 +114,18 @@ private:
   void collectCaptures() {
     const CapturedStmt *CS = D.getCapturedStmt(llvm::omp::OMPD_target);
     unsigned Arg = 0;
+    auto Field = CS->getCapturedRecordDecl()->field_begin();
     for (const CapturedStmt::Capture &C : CS->captures()) {
       if (C.capturesVariable() || C.capturesVariableByCopy())
         Captures[C.getCapturedVar()->getCanonicalDecl()] = {
             Arg, C.capturesVariableByCopy()};
       else if (C.capturesThis())
         refuse("uses 'this'");
+      else if (C.capturesVariableArrayType() && Field->hasCapturedVLAType())
+        // The number of elements, passed by value as a size_t.
+        VLASizes[Field->getCapturedVLAType()->getSizeExpr()] = Arg;
       ++Arg;
+      ++Field;
     }
   }
 
@@ -142,8 +157,8 @@ private:
     default:
       break;
     }
-    if (N.isIdentifier() && (N.getAsString() == "max" ||
-                             N.getAsString() == "min")) {
+    if (N.isIdentifier() &&
+        (N.getAsString() == "max" || N.getAsString() == "min")) {
       Op = N.getAsString();
       return true;
     }
@@ -368,6 +383,7 @@ private:
       }
       LevelOf[Counter] = L;
       Levels.push_back({Counter, Init.S, Cond, Bound.S, Step.S});
+      Headers.push_back(F);
       S = F->getBody();
     }
     return S;
@@ -383,16 +399,61 @@ private:
     return T;
   }
 
+  /// "<bytes> <signed>" of an integer type the descriptor can extend; empty
+  /// for other types.
+  std::string extension(QualType T) {
+    T = T.getCanonicalType();
+    if (!T->isIntegerType() || T->isDependentType() || T->isIncompleteType())
+      return "";
+    uint64_t Bytes = Ctx.getTypeSize(T) / 8;
+    if (Bytes != 1 && Bytes != 2 && Bytes != 4 && Bytes != 8)
+      return "";
+    return std::to_string(Bytes) +
+           (T->isSignedIntegerOrEnumerationType() ? " 1" : " 0");
+  }
+
   std::optional<Term> scalarArg(const VarDecl *VD, const Capture &C) {
-    QualType T = VD->getType().getCanonicalType();
-    if (!T->isIntegerType())
+    std::string Ext = extension(VD->getType());
+    if (Ext.empty())
       return std::nullopt;
-    unsigned Bytes = Ctx.getTypeSize(T) / 8;
-    std::string Sign = T->isSignedIntegerType() ? "1" : "0";
-    std::string A = std::to_string(C.Arg), B = std::to_string(Bytes);
+    std::string A = std::to_string(C.Arg);
     if (C.ByCopy)
-      return Term{"(sarg " + A + " " + B + " " + Sign + ")", 0, true};
-    return Term{"(load (arg " + A + ") " + B + " " + Sign + ")", 0, true};
+      return Term{"(sarg " + A + " " + Ext + ")", 0, true};
+    return Term{"(load (arg " + A + ") " + Ext + ")", 0, true};
+  }
+
+  /// Whether the kernel may store to memory holding T, an integer or a
+  /// pointer (a store of an integer of the same size, of a pointer, of a
+  /// character type or of a whole record): a value loaded from such memory
+  /// may change while the kernel runs.
+  bool mayBeStored(QualType T) {
+    uint64_t Bits = Ctx.getTypeSize(T);
+    for (QualType W : StoredTypes) {
+      if (!W->isScalarType() || W->isCharType() ||
+          W->isSpecificBuiltinType(BuiltinType::UChar) ||
+          W->isSpecificBuiltinType(BuiltinType::SChar))
+        return true;
+      if (T->isIntegerType() && W->isIntegerType() &&
+          Ctx.getTypeSize(W) == Bits)
+        return true;
+      if (T->isPointerType() && W->isPointerType())
+        return true;
+    }
+    return false;
+  }
+
+  /// An integer read from mapped memory (a struct member, an element, a
+  /// pointee) at an address that does not depend on the loop variables.
+  std::optional<Term> loadedScalar(const Expr *LV) {
+    std::string Ext = extension(LV->getType());
+    if (Ext.empty() || mayBeStored(LV->getType()))
+      return std::nullopt;
+    std::optional<Address> A = lvalueAddress(LV);
+    if (!A || !A->known() || A->Offset.Degree != 0)
+      return std::nullopt;
+    visit(LV, true, false);
+    return Term{"(load (+ " + A->Base + " " + A->Offset.S + ") " + Ext + ")", 0,
+                true};
   }
 
   /// An integer expression in the descriptor language.
@@ -413,6 +474,10 @@ private:
         return std::nullopt;
       }
     }
+    if (isa<MemberExpr>(E) || isa<ArraySubscriptExpr>(E) ||
+        (isa<UnaryOperator>(E) &&
+         cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
+      return loadedScalar(E);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (!VD)
@@ -424,7 +489,9 @@ private:
         return Term{"(c " + std::to_string(It->second) + ")", 1, true};
       if (auto It = InnerVar.find(VD); It != InnerVar.end())
         return Term{"(v " + std::to_string(It->second) + ")", 1, true};
-      if (Written.count(VD))
+      // A reduction variable is private in the kernel, and so is a private
+      // one: neither has the value of the variable captured.
+      if (Written.count(VD) || ReductionVars.count(VD) || Privates.count(VD))
         return std::nullopt;
       if (auto It = Captures.find(VD); It != Captures.end())
         return scalarArg(VD, It->second);
@@ -487,8 +554,11 @@ private:
   //===--- Body: written variables, inner loops, accesses ----------------===//
 
   void noteWrite(const Expr *LHS) {
-    if (const VarDecl *VD = counterOf(LHS))
+    const VarDecl *VD = counterOf(LHS);
+    if (VD)
       Written.insert(VD);
+    if (!VD || VD->getType()->isReferenceType())
+      StoredTypes.push_back(LHS->getType().getCanonicalType());
   }
 
   void collectWrittenVars(const Stmt *S) {
@@ -512,7 +582,9 @@ private:
       collectWrittenVars(C);
   }
 
-  void addInnerLoop(const ForStmt &F) {
+  /// Gives the counter of inner loop F a range, valid inside F only; returns
+  /// it (null when F's counter has none).
+  const VarDecl *addInnerLoop(const ForStmt &F) {
     const VarDecl *Counter;
     Term Init, Bound, Step;
     std::string Cond;
@@ -520,7 +592,7 @@ private:
     // as a plain written variable while reading the header.
     bool Ok = readLoop(F, Counter, Init, Cond, Bound, Step);
     if (Ok && (InnerVar.count(Counter) || LevelOf.count(Counter)))
-      Ok = false; // reused counter: one range per variable only
+      Ok = false; // the counter of an enclosing loop
     if (Ok) {
       // Written in its own body (besides the increment)?
       unsigned Writes = 0;
@@ -540,7 +612,7 @@ private:
     if (!Ok || Sign == 0 || Cond == "ne") {
       if (Counter)
         UnknownVars.insert(Counter);
-      return;
+      return nullptr;
     }
     std::string Lo, Hi;
     if (Sign > 0 && (Cond == "lt" || Cond == "le")) {
@@ -551,12 +623,15 @@ private:
       Lo = Cond == "gt" ? "(+ " + Bound.S + " 1)" : Bound.S;
     } else {
       UnknownVars.insert(Counter);
-      return;
+      return nullptr;
     }
-    unsigned Id = InnerVar.size();
+    // A counter declared outside F may have been given a range by an earlier
+    // loop: the range of this loop holds in its body.
+    unsigned Id = VarLines.size();
     InnerVar[Counter] = Id;
-    Written.erase(Counter);
+    UnknownVars.erase(Counter);
     VarLines.push_back("var " + std::to_string(Id) + " " + Lo + " " + Hi);
+    return Counter;
   }
 
   void countWrites(const Stmt *S, const VarDecl *V, unsigned &N) {
@@ -575,20 +650,69 @@ private:
   }
 
   /// Address of a memory lvalue: base pointer expression and byte offset.
+  /// An offset of "?" means: base known, offset unknown (see known()); it
+  /// never appears inside a larger expression.
   struct Address {
     std::string Base;
     Term Offset{"0", 0, true};
+    bool known() const { return Offset.S != "?"; }
+    void forgetOffset() { Offset = Term{"?", 0, false}; }
   };
 
   static Address offsetBy(Address A, const Term &Bytes) {
-    A.Offset = bin("+", A.Offset, Bytes, std::max(A.Offset.Degree, Bytes.Degree));
+    if (!A.known())
+      return A;
+    A.Offset =
+        bin("+", A.Offset, Bytes, std::max(A.Offset.Degree, Bytes.Degree));
     return A;
   }
 
+  /// Adds Idx elements of type Elem to A (Negate: subtracts); an unknown
+  /// index or element size leaves the offset unknown.
+  std::optional<Address> indexBy(std::optional<Address> A,
+                                 std::optional<Term> Idx, QualType Elem,
+                                 bool Negate = false) {
+    if (!A)
+      return A;
+    std::optional<Term> Size = sizeTerm(Elem);
+    if (!Idx || !Size) {
+      A->forgetOffset();
+      return A;
+    }
+    if (Negate)
+      Idx = Term{"(neg " + Idx->S + ")", Idx->Degree, Idx->Affine};
+    return offsetBy(*A, bin("*", *Idx, *Size, Idx->Degree + Size->Degree));
+  }
+
   uint64_t sizeOf(QualType T) {
-    if (T->isIncompleteType() || T->isDependentType())
+    if (T->isIncompleteType() || T->isDependentType() ||
+        T->isVariablyModifiedType())
       return 0;
     return Ctx.getTypeSizeInChars(T).getQuantity();
+  }
+
+  /// The size of T in bytes; a variable-length array's comes from the
+  /// kernel argument clang passes its number of elements in.
+  std::optional<Term> sizeTerm(QualType T) {
+    if (const VariableArrayType *VAT = Ctx.getAsVariableArrayType(T)) {
+      auto It = VLASizes.find(VAT->getSizeExpr());
+      std::optional<Term> Elem = sizeTerm(VAT->getElementType());
+      if (It == VLASizes.end() || !Elem)
+        return std::nullopt;
+      Term N{"(sarg " + std::to_string(It->second) + " 8 0)", 0, true};
+      return bin("*", N, *Elem, 0);
+    }
+    if (const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(T))
+      if (CAT->getElementType()->isVariablyModifiedType()) {
+        std::optional<Term> Elem = sizeTerm(CAT->getElementType());
+        if (!Elem)
+          return std::nullopt;
+        Term N{std::to_string(CAT->getSize().getZExtValue()), 0, true};
+        return bin("*", N, *Elem, 0);
+      }
+    if (uint64_t Size = sizeOf(T))
+      return Term{std::to_string(Size), 0, true};
+    return std::nullopt;
   }
 
   /// A pointer value; nullopt when its base cannot be named.
@@ -623,7 +747,8 @@ private:
         // A pointer stored in mapped memory (a struct member, an array of
         // pointers): a read of that memory, then its value.
         std::optional<Address> Slot = lvalueAddress(Sub);
-        if (!Slot || Slot->Offset.Degree != 0)
+        if (!Slot || !Slot->known() || Slot->Offset.Degree != 0 ||
+            mayBeStored(Sub->getType()))
           return std::nullopt;
         visit(Sub, /*Read=*/true, /*Write=*/false);
         return Address{"(load (+ " + Slot->Base + " " + Slot->Offset.S +
@@ -642,19 +767,11 @@ private:
       if (!P->getType()->isPointerType() || !I->getType()->isIntegerType())
         return std::nullopt;
       std::optional<Address> A = pointerValue(P);
-      std::optional<Term> Idx = translate(I);
-      uint64_t Elem = sizeOf(P->getType()->getPointeeType());
-      if (!A || !Elem)
+      if (!A)
         return std::nullopt;
-      if (!Idx) {
-        A->Offset.Affine = false;
-        A->Offset.S = "?";
-        return A;
-      }
-      if (B->getOpcode() == BO_Sub)
-        Idx = Term{"(neg " + Idx->S + ")", Idx->Degree, Idx->Affine};
-      return offsetBy(*A, bin("*", *Idx, Term{std::to_string(Elem), 0, true},
-                              Idx->Degree));
+      visit(I, false, false);
+      return indexBy(A, translate(I), P->getType()->getPointeeType(),
+                     B->getOpcode() == BO_Sub);
     }
     if (const auto *U = dyn_cast<UnaryOperator>(E))
       if (U->getOpcode() == UO_AddrOf)
@@ -667,17 +784,10 @@ private:
     E = E->IgnoreParens();
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
       std::optional<Address> A = pointerValue(AS->getBase());
-      uint64_t Elem = sizeOf(AS->getType());
-      if (!A || !Elem)
+      if (!A)
         return A;
       visit(AS->getIdx(), true, false);
-      std::optional<Term> Idx = translate(AS->getIdx());
-      if (!Idx || A->Offset.S == "?") {
-        A->Offset = Term{"?", 0, false};
-        return A;
-      }
-      return offsetBy(*A, bin("*", *Idx, Term{std::to_string(Elem), 0, true},
-                              Idx->Degree));
+      return indexBy(A, translate(AS->getIdx()), AS->getType());
     }
     if (const auto *U = dyn_cast<UnaryOperator>(E)) {
       if (U->getOpcode() == UO_Deref)
@@ -690,7 +800,7 @@ private:
         return std::nullopt;
       std::optional<Address> A = ME->isArrow() ? pointerValue(ME->getBase())
                                                : lvalueAddress(ME->getBase());
-      if (!A || A->Offset.S == "?")
+      if (!A || !A->known())
         return A;
       uint64_t Off = Ctx.getFieldOffset(FD) / 8;
       return offsetBy(*A, Term{std::to_string(Off), 0, true});
@@ -749,12 +859,12 @@ private:
       ReadAny = true;
       return;
     }
-    bool Affine = A->Offset.S != "?" && A->Offset.Affine;
+    bool Affine = A->known() && A->Offset.Affine;
     if (Write && !Affine)
       return refuse("non-affine write");
     std::string Sz = std::to_string(Size);
     if (Read) {
-      if (A->Offset.S == "?")
+      if (!A->known())
         AccessSet.insert("readall " + A->Base);
       else
         AccessSet.insert("read " + Sz + " " + A->Base + " " + A->Offset.S);
@@ -779,6 +889,16 @@ private:
         Name == "free" || Name.rfind("omp_alloc", 0) == 0 ||
         Name == "omp_free" || Name.rfind("omp_target_alloc", 0) == 0)
       return refuse("device-side allocation (" + Name + ")");
+    // A member function reads its object. Only the call operator of a
+    // lambda that captures by copy only: the closure is its first argument,
+    // read whole below.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isInstance()) {
+      if (!isa<CXXOperatorCallExpr>(C) || !MD->getParent()->isLambda())
+        return refuse("calls member function '" + Name + "'");
+      for (const LambdaCapture &LC : MD->getParent()->captures())
+        if (LC.getCaptureKind() != LCK_ByCopy)
+          return refuse("calls a lambda that does not capture by copy");
+    }
     if (!isPureFunction(FD, 0))
       return refuse("calls '" + Name + "'");
     for (const Expr *A : C.arguments())
@@ -799,6 +919,10 @@ private:
         // lvalueAddress through visit(..., Read).
         return;
       }
+      // A store to an lvalue other than memory or a variable (C++: a
+      // conditional or comma lvalue, ...).
+      if (Write && !isa<DeclRefExpr>(E))
+        return refuse("writes an lvalue the analysis cannot attribute");
     }
     if (isa<OMPAtomicDirective>(S))
       return refuse("atomic construct");
@@ -815,14 +939,22 @@ private:
     if (const auto *CS = dyn_cast<CapturedStmt>(S))
       return visit(CS->getCapturedStmt(), false, false);
     if (const auto *F = dyn_cast<ForStmt>(S)) {
-      addInnerLoop(*F);
+      const VarDecl *Counter = addInnerLoop(*F);
       for (const Stmt *C : F->children())
         visit(C, false, false);
+      // After the loop (a counter declared outside it) the counter is past
+      // its range: from here on its value is unknown.
+      if (Counter) {
+        InnerVar.erase(Counter);
+        UnknownVars.insert(Counter);
+      }
       return;
     }
     if (const auto *CE = dyn_cast<CastExpr>(S)) {
       if (CE->getCastKind() == CK_LValueToRValue)
         return visit(CE->getSubExpr(), true, false);
+      if (CE->getCastKind() == CK_NoOp && CE->isGLValue())
+        return visit(CE->getSubExpr(), Read, Write); // adds const
       if (CE->getCastKind() == CK_ArrayToPointerDecay ||
           CE->getCastKind() == CK_FunctionToPointerDecay)
         return visitAddressOnly(CE->getSubExpr());
@@ -851,6 +983,9 @@ private:
       return refuse("uses 'this'");
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (VD && Write && VD->getType()->isReferenceType())
+        return refuse("writes through reference '" + VD->getNameAsString() +
+                      "'");
       if (VD && Write) {
         const VarDecl *C = VD->getCanonicalDecl();
         if (!Locals.count(C) && !Privates.count(C) && !LevelOf.count(C) &&
@@ -917,11 +1052,11 @@ bool KernelAnalysis::isPureFunction(const FunctionDecl *FD, unsigned Depth) {
   if (FD->getBuiltinID() != 0)
     return true;
   static const std::set<std::string> Math = {
-      "sqrt",  "sqrtf", "fabs",  "fabsf", "exp",   "expf",  "log",   "logf",
-      "sin",   "sinf",  "cos",   "cosf",  "tan",   "tanf",  "pow",   "powf",
-      "floor", "floorf", "ceil", "ceilf", "fmin",  "fminf", "fmax",  "fmaxf",
-      "abs",   "labs",  "llabs", "fmod",  "fmodf", "exp2",  "log2",  "atan",
-      "atan2", "tanh",  "erf",   "cbrt",  "hypot", "round", "trunc", "log10"};
+      "sqrt",  "sqrtf",  "fabs",  "fabsf", "exp",   "expf",  "log",   "logf",
+      "sin",   "sinf",   "cos",   "cosf",  "tan",   "tanf",  "pow",   "powf",
+      "floor", "floorf", "ceil",  "ceilf", "fmin",  "fminf", "fmax",  "fmaxf",
+      "abs",   "labs",   "llabs", "fmod",  "fmodf", "exp2",  "log2",  "atan",
+      "atan2", "tanh",   "erf",   "cbrt",  "hypot", "round", "trunc", "log10"};
   if (Math.count(FD->getNameAsString()))
     return true;
   if (Depth > 4 || !FD->hasBody())
@@ -929,7 +1064,8 @@ bool KernelAnalysis::isPureFunction(const FunctionDecl *FD, unsigned Depth) {
   for (const ParmVarDecl *P : FD->parameters())
     if (!P->getType()->isScalarType() || P->getType()->isPointerType())
       return false;
-  if (!FD->getReturnType()->isVoidType() && !FD->getReturnType()->isScalarType())
+  if (!FD->getReturnType()->isVoidType() &&
+      !FD->getReturnType()->isScalarType())
     return false;
   bool Pure = true;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
@@ -946,8 +1082,9 @@ bool KernelAnalysis::isPureFunction(const FunctionDecl *FD, unsigned Depth) {
     } else if (isa<UnaryOperator>(S) &&
                cast<UnaryOperator>(S)->getOpcode() == UO_Deref) {
       Pure = false;
-    } else if (isa<ArraySubscriptExpr>(S) || isa<GCCAsmStmt>(S)) {
-      Pure = false;
+    } else if (isa<ArraySubscriptExpr>(S) || isa<GCCAsmStmt>(S) ||
+               isa<CXXThisExpr>(S)) {
+      Pure = false; // memory the caller cannot see (*this included)
     }
     for (const Stmt *Ch : S->children())
       Walk(Ch);
@@ -963,14 +1100,12 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {
-    return traverseFunction(FD, [&] {
-      return RecursiveASTVisitor::TraverseFunctionDecl(FD);
-    });
+    return traverseFunction(
+        FD, [&] { return RecursiveASTVisitor::TraverseFunctionDecl(FD); });
   }
   bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
-    return traverseFunction(FD, [&] {
-      return RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
-    });
+    return traverseFunction(
+        FD, [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(FD); });
   }
 
   // Not VisitOMPLoopDirective: clang 19 does not walk every loop directive
