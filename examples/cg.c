@@ -177,12 +177,9 @@ int main(int argc, char **argv) {
   int done = 0;
   double t0 = omp_get_wtime(), t1 = t0, t2 = t0;
 
-#pragma omp target data map(to                                                 \
-                            : rowptr [0:n + 1], col [0:nnz], val [0:nnz],      \
-                              b [0:n]) map(from                                \
-                                           : x [0:n])                          \
-    map(alloc                                                                  \
-        : r [0:n], p [0:n], q [0:n])
+#pragma omp target data map(to : rowptr[0 : n + 1], col[0 : nnz],              \
+                                val[0 : nnz], b[0 : n]) map(from : x[0 : n])   \
+    map(alloc : r[0 : n], p[0 : n], q[0 : n])
   {
     t1 = omp_get_wtime();
 

@@ -132,18 +132,15 @@ int main(int argc, char **argv) {
   set_plane(wrk2, 0, len, 0.0f);
 
 /* Element (l, i, j, k) of a multi-plane array; P for the pressure. */
-#define IDX(l, i, j, k) ((((l)*mimax + (i)) * mjmax + (j)) * mkmax + (k))
+#define IDX(l, i, j, k) ((((l) * mimax + (i)) * mjmax + (j)) * mkmax + (k))
 #define P(i, j, k) p[IDX(0, i, j, k)]
 
   double gosa = 0.0;
   double t0 = omp_get_wtime(), t1 = t0, t2 = t0;
 
-#pragma omp target data map(tofrom                                             \
-                            : p [0:len])                                       \
-    map(to                                                                     \
-        : a [0:4 * len], b [0:3 * len], c [0:3 * len], bnd [0:len],            \
-          wrk1 [0:len]) map(alloc                                              \
-                            : wrk2 [0:len])
+#pragma omp target data map(tofrom : p[0 : len])                               \
+    map(to : a[0 : 4 * len], b[0 : 3 * len], c[0 : 3 * len], bnd[0 : len],     \
+            wrk1[0 : len]) map(alloc : wrk2[0 : len])
   {
     t1 = omp_get_wtime();
 

@@ -65,7 +65,7 @@ int main(int argc, char **argv) {
 
   double t0 = omp_get_wtime(), t1 = t0, t2 = t0;
 
-#pragma omp target data map(tofrom : a [0:n * n]) map(alloc : b [0:n * n])
+#pragma omp target data map(tofrom : a[0 : n * n]) map(alloc : b[0 : n * n])
   {
     /* b needs the same fixed boundary values as a. */
 #pragma omp target teams distribute parallel for

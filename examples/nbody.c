@@ -89,12 +89,9 @@ int main(int argc, char **argv) {
 
   double t0 = omp_get_wtime(), t1 = t0, t2 = t0;
 
-#pragma omp target data map(tofrom                                             \
-                            : x [0:n], y [0:n], z [0:n], vx [0:n], vy [0:n],   \
-                              vz [0:n]) map(to                                 \
-                                            : m [0:n])                         \
-    map(alloc                                                                  \
-        : ax [0:n], ay [0:n], az [0:n])
+#pragma omp target data map(tofrom : x[0 : n], y[0 : n], z[0 : n], vx[0 : n],  \
+                                vy[0 : n], vz[0 : n]) map(to : m[0 : n])       \
+    map(alloc : ax[0 : n], ay[0 : n], az[0 : n])
   {
     t1 = omp_get_wtime();
 

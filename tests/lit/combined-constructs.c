@@ -108,12 +108,11 @@ int main(void) {
   expect("target parallel + for", 10, 10);
 
   // schedules: each one adds 1, 2, 3, 4.
-#pragma omp target teams distribute parallel for map(tofrom                    \
-                                                     : x) schedule(static, 7)
+#pragma omp target teams distribute parallel for map(tofrom : x)               \
+    schedule(static, 7)
   for (int i = 0; i < N; ++i)
     x[i] += 1;
-#pragma omp target teams distribute parallel for map(tofrom                    \
-                                                     : x)                      \
+#pragma omp target teams distribute parallel for map(tofrom : x)               \
     dist_schedule(static, 100) schedule(static, 1)
   for (int i = 0; i < N; ++i)
     x[i] += 2;
@@ -127,7 +126,8 @@ int main(void) {
 
   // if(target: 0): the region runs on the host, on the host's data.
   int on_host = 0;
-#pragma omp target teams distribute parallel for if (target : 0) map(tofrom : x) reduction(+ : on_host)
+#pragma omp target teams distribute parallel for if (target : 0)               \
+    map(tofrom : x) reduction(+ : on_host)
   for (int i = 0; i < N; ++i) {
     x[i] += 1;
     on_host += omp_is_initial_device() ? 1 : 0;
@@ -139,8 +139,8 @@ int main(void) {
 
   // num_teams / thread_limit: the kernel may get fewer, never more.
   int teams = 0, threads = 0;
-#pragma omp target teams num_teams(2) thread_limit(32) map(tofrom              \
-                                                           : teams, threads)
+#pragma omp target teams num_teams(2) thread_limit(32)                         \
+    map(tofrom : teams, threads)
   {
     int t = omp_get_num_teams();
 #pragma omp parallel

@@ -34,7 +34,8 @@ template <typename T> T scaled_sum(std::vector<T> &v, T factor) {
   T *p = v.data();
   size_t n = v.size();
   T sum = 0;
-#pragma omp target teams distribute parallel for map(tofrom : p[0:n]) reduction(+ : sum)
+#pragma omp target teams distribute parallel for map(tofrom : p[0 : n])        \
+    reduction(+ : sum)
   for (size_t i = 0; i < n; ++i) {
     p[i] = p[i] * factor;
     sum += p[i];
@@ -66,8 +67,7 @@ public:
   void shift(int by) {
     int *v = values_;
     int n = n_;
-#pragma omp target teams distribute parallel for map(tofrom                    \
-                                                     : v [0:n])                \
+#pragma omp target teams distribute parallel for map(tofrom : v[0 : n])        \
     firstprivate(by)
     for (int i = 0; i < n; ++i)
       v[i] += by;
@@ -86,7 +86,8 @@ int main() {
     v[i] = i;
   int *vp = v.data();
   long vsum = 0;
-#pragma omp target teams distribute parallel for map(tofrom : vp[0:1000]) reduction(+ : vsum)
+#pragma omp target teams distribute parallel for map(tofrom : vp[0 : 1000])    \
+    reduction(+ : vsum)
   for (int i = 0; i < 1000; ++i) {
     vp[i] = 3 * vp[i] + 1;
     vsum += vp[i];
@@ -103,7 +104,7 @@ int main() {
   std::vector<double> a(2048, 1.0), b(2048);
   double *pa = a.data(), *pb = b.data();
   const size_t na = a.size();
-#pragma omp target data map(to : pa [0:na]) map(from : pb [0:na])
+#pragma omp target data map(to : pa[0 : na]) map(from : pb[0 : na])
   {
 #pragma omp target teams distribute parallel for
     for (size_t i = 0; i < na; ++i)
@@ -122,7 +123,7 @@ int main() {
   // A lambda defined and used inside the target region.
   std::vector<int> out(500);
   int *po = out.data();
-#pragma omp target teams distribute parallel for map(from : po [0:500])
+#pragma omp target teams distribute parallel for map(from : po[0 : 500])
   for (int i = 0; i < 500; ++i) {
     auto square_plus = [](int x, int y) { return x * x + y; };
     po[i] = square_plus(i, 7);
@@ -137,8 +138,7 @@ int main() {
   // A lambda created on the host, captured by value, called on the device.
   int base = 11, mul = 5;
   auto affine = [=](int x) { return mul * x + base; };
-#pragma omp target teams distribute parallel for map(from                      \
-                                                     : po [0:500])             \
+#pragma omp target teams distribute parallel for map(from : po[0 : 500])       \
     firstprivate(affine)
   for (int i = 0; i < 500; ++i)
     po[i] = affine(i);

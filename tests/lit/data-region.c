@@ -40,7 +40,7 @@ int main(int argc, char **argv) {
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < N; ++i)
       c[i] = a[i] + b[i];
-      // Kernel 2: c += 2a (reads the device value of c written by kernel 1).
+    // Kernel 2: c += 2a (reads the device value of c written by kernel 1).
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < N; ++i)
       c[i] = c[i] + 2 * a[i] - 2 * i + b[i] - 1; // = i + 1 + 2i - 2i = i + 1

@@ -64,7 +64,7 @@ int main(void) {
 #pragma omp target teams distribute parallel for
   for (int i = 0; i < N; ++i)
     table[i] -= 5;
-#pragma omp target update from(table [10:5])
+#pragma omp target update from(table[10 : 5])
   {
     int ok = 1;
     for (int i = 10; i < 15; ++i)

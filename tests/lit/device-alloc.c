@@ -36,7 +36,7 @@ int main(void) {
   if (!d)
     return 1;
 
-    // Fill, then update in place: the data never visits the host between.
+  // Fill, then update in place: the data never visits the host between.
 #pragma omp target teams distribute parallel for is_device_ptr(d)
   for (int i = 0; i < N; ++i)
     d[i] = 3 * i;
@@ -98,64 +98,66 @@ int main(void) {
     a[i] = i;
   for (int i = 0; i < 64; ++i)
     b[i] = 2 * i;
-#pragma omp target data map(tofrom : a [0:N])
+#pragma omp target data map(tofrom : a[0 : N])
   {
 #pragma omp target data use_device_ptr(a)
-      {double *da = a;
+    {
+      double *da = a;
 #pragma omp target teams distribute parallel for is_device_ptr(da)
-  for (int i = 0; i < N; ++i)
-    da[i] = da[i] * 4;
-}
-}
-{
-  int ok = 1;
-  for (int i = 0; i < N; ++i)
-    ok &= a[i] == 4.0 * i;
-  check("use_device_ptr", ok);
-}
-#pragma omp target data map(tofrom : b)
-{
-#pragma omp target data use_device_addr(b)
-    {double *db = &b[0];
-#pragma omp target is_device_ptr(db)
-for (int i = 0; i < 64; ++i)
-  db[i] += 0.5;
-}
-}
-{
-  int ok = 1;
-  for (int i = 0; i < 64; ++i)
-    ok &= b[i] == 2 * i + 0.5;
-  check("use_device_addr", ok);
-}
-
-// omp_target_associate_ptr: map() of the host array then uses the
-// device allocation (only where there is a separate device). Associated
-// data is never copied by map() without always.
-double *dv = omp_target_alloc(N * sizeof(double), dev);
-int associated = dev != host && omp_target_associate_ptr(
-                                    a, dv, N * sizeof(double), 0, dev) == 0;
-#pragma omp target teams distribute parallel for map(always, tofrom : a [0:N])
-for (int i = 0; i < N; ++i)
-  a[i] = a[i] / 2 + 1;
-{
-  int ok = dev == host || associated;
-  for (int i = 0; i < N; ++i)
-    ok &= a[i] == 2.0 * i + 1;
-  if (associated) {
-    // The kernel ran on the associated device memory.
-    double probe[4];
-    omp_target_memcpy(probe, dv, sizeof(probe), 0, 8 * sizeof(double), host,
-                      dev);
-    for (int i = 0; i < 4; ++i)
-      ok &= probe[i] == 2.0 * (i + 8) + 1;
-    ok &= omp_target_disassociate_ptr(a, dev) == 0;
+      for (int i = 0; i < N; ++i)
+        da[i] = da[i] * 4;
+    }
   }
-  check("associate_ptr", ok);
-}
-omp_target_free(dv, dev);
-free(a);
-free(h);
-printf("done failures=%d\n", failures);
-return failures != 0;
+  {
+    int ok = 1;
+    for (int i = 0; i < N; ++i)
+      ok &= a[i] == 4.0 * i;
+    check("use_device_ptr", ok);
+  }
+#pragma omp target data map(tofrom : b)
+  {
+#pragma omp target data use_device_addr(b)
+    {
+      double *db = &b[0];
+#pragma omp target is_device_ptr(db)
+      for (int i = 0; i < 64; ++i)
+        db[i] += 0.5;
+    }
+  }
+  {
+    int ok = 1;
+    for (int i = 0; i < 64; ++i)
+      ok &= b[i] == 2 * i + 0.5;
+    check("use_device_addr", ok);
+  }
+
+  // omp_target_associate_ptr: map() of the host array then uses the
+  // device allocation (only where there is a separate device). Associated
+  // data is never copied by map() without always.
+  double *dv = omp_target_alloc(N * sizeof(double), dev);
+  int associated = dev != host && omp_target_associate_ptr(
+                                      a, dv, N * sizeof(double), 0, dev) == 0;
+#pragma omp target teams distribute parallel for map(always, tofrom : a[0 : N])
+  for (int i = 0; i < N; ++i)
+    a[i] = a[i] / 2 + 1;
+  {
+    int ok = dev == host || associated;
+    for (int i = 0; i < N; ++i)
+      ok &= a[i] == 2.0 * i + 1;
+    if (associated) {
+      // The kernel ran on the associated device memory.
+      double probe[4];
+      omp_target_memcpy(probe, dv, sizeof(probe), 0, 8 * sizeof(double), host,
+                        dev);
+      for (int i = 0; i < 4; ++i)
+        ok &= probe[i] == 2.0 * (i + 8) + 1;
+      ok &= omp_target_disassociate_ptr(a, dev) == 0;
+    }
+    check("associate_ptr", ok);
+  }
+  omp_target_free(dv, dev);
+  free(a);
+  free(h);
+  printf("done failures=%d\n", failures);
+  return failures != 0;
 }

@@ -25,7 +25,8 @@
 
 int main(void) {
   int sum = 0;
-#pragma omp target teams distribute parallel for reduction(+ : sum) map(tofrom : sum)
+#pragma omp target teams distribute parallel for reduction(+ : sum)            \
+    map(tofrom : sum)
   for (int i = 0; i < 100; i++)
     sum += i;
   printf("sum=%d devices=%d\n", sum, omp_get_num_devices());

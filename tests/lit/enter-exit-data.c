@@ -48,11 +48,11 @@ int main(int argc, char **argv) {
   }
 
   // to + alloc, then from + release.
-#pragma omp target enter data map(to : x [0:N]) map(alloc : y [0:N])
+#pragma omp target enter data map(to : x[0 : N]) map(alloc : y[0 : N])
 #pragma omp target teams distribute parallel for
   for (int i = 0; i < N; ++i)
     y[i] = 2 * x[i];
-#pragma omp target exit data map(from : y [0:N]) map(release : x [0:N])
+#pragma omp target exit data map(from : y[0 : N]) map(release : x[0 : N])
   {
     int ok = 1;
     long s = 0;
@@ -67,17 +67,17 @@ int main(int argc, char **argv) {
     check("x released, y gone after exit data",
           !omp_target_is_present(x, dev) && !omp_target_is_present(y, dev));
 
-    // Reference counts: two enter data, two exit data; only the last copies.
-#pragma omp target enter data map(to : z [0:N])
+  // Reference counts: two enter data, two exit data; only the last copies.
+#pragma omp target enter data map(to : z[0 : N])
   if (separate)
     z[5] = 99999; // the device copy exists: the next enter data must not copy
-#pragma omp target enter data map(to : z [0:N])
+#pragma omp target enter data map(to : z[0 : N])
   if (separate)
     z[5] = 6;
 #pragma omp target teams distribute parallel for
   for (int i = 0; i < N; ++i)
     z[i] += 1;
-#pragma omp target exit data map(from : z [0:N])
+#pragma omp target exit data map(from : z[0 : N])
   if (separate) {
     check("z still present after one exit data", omp_target_is_present(z, dev));
     check("exit data from with count 2 did not copy", z[7] == 8);
@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
 #pragma omp target teams distribute parallel for
   for (int i = 0; i < N; ++i)
     z[i] += 1;
-#pragma omp target exit data map(from : z [0:N])
+#pragma omp target exit data map(from : z[0 : N])
   {
     int ok = 1;
     long s = 0;
@@ -99,15 +99,15 @@ int main(int argc, char **argv) {
   if (separate)
     check("z gone", !omp_target_is_present(z, dev));
 
-    // Device-only scratch: alloc, used by two kernels, then deleted.
-#pragma omp target enter data map(alloc : tmp [0:N])
+  // Device-only scratch: alloc, used by two kernels, then deleted.
+#pragma omp target enter data map(alloc : tmp[0 : N])
 #pragma omp target teams distribute parallel for
   for (int i = 0; i < N; ++i)
     tmp[i] = 4 * i;
-#pragma omp target teams distribute parallel for map(from : out [0:N])
+#pragma omp target teams distribute parallel for map(from : out[0 : N])
   for (int i = 0; i < N; ++i)
     out[i] = tmp[i] / 2;
-#pragma omp target exit data map(delete : tmp [0:N])
+#pragma omp target exit data map(delete : tmp[0 : N])
   {
     int ok = 1;
     long s = 0;
@@ -121,11 +121,11 @@ int main(int argc, char **argv) {
   if (separate)
     check("scratch deleted", !omp_target_is_present(tmp, dev));
 
-    // delete drops the mapping whatever its reference count.
-#pragma omp target enter data map(to : v [0:N])
-#pragma omp target enter data map(to : v [0:N])
-#pragma omp target enter data map(to : v [0:N])
-#pragma omp target exit data map(delete : v [0:N])
+  // delete drops the mapping whatever its reference count.
+#pragma omp target enter data map(to : v[0 : N])
+#pragma omp target enter data map(to : v[0 : N])
+#pragma omp target enter data map(to : v[0 : N])
+#pragma omp target exit data map(delete : v[0 : N])
   if (separate)
     check("delete ignores the reference count", !omp_target_is_present(v, dev));
 

@@ -127,8 +127,7 @@ int main(void) {
   int dx = 0;
   double dy = 0;
 #pragma omp target teams num_teams(1) default(firstprivate) shared(dx, dy)     \
-    map(from                                                                   \
-        : dx, dy)
+    map(from : dx, dy)
   {
     x += 10;
     y += 4.5;
@@ -144,8 +143,7 @@ int main(void) {
   int k0 = 3, mul = 4;
   long lsum = 0;
 #pragma omp target teams distribute parallel for firstprivate(k0, mul)         \
-    map(from                                                                   \
-        : out)
+    map(from : out)
   for (int k = 0; k < 1024; ++k)
     out[k] = (k % 7 == k0) * mul + (k % 7 != k0) * (mul * 2 + 1);
   for (int k = 0; k < 1024; ++k)

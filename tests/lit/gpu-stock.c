@@ -71,18 +71,19 @@ int main(void) {
   {
     for (int i = 0; i < 10; ++i)
       a[i] = 100;
-#pragma omp target update to(a [0:10])
+#pragma omp target update to(a[0 : 10])
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < N; ++i)
       a[i] *= 2;
-#pragma omp target update from(a [0:20])
+#pragma omp target update from(a[0 : 20])
     int ok = a[0] == 200 && a[9] == 200 && a[10] == 20 && a[19] == 38;
     check("update", ok);
   }
 
   long sum = 0;
   int mx = 0, mn = 1 << 30;
-#pragma omp target teams distribute parallel for reduction(+ : sum) reduction(max : mx) reduction(min : mn)
+#pragma omp target teams distribute parallel for reduction(+ : sum)            \
+    reduction(max : mx) reduction(min : mn)
   for (int i = 0; i < N; ++i) {
     sum += i;
     mx = i > mx ? i : mx;
@@ -123,7 +124,7 @@ int main(void) {
   omp_target_free(d, dev);
 
   struct S s = {N, h};
-#pragma omp target map(to : s) map(tofrom : s.data [0:s.n])
+#pragma omp target map(to : s) map(tofrom : s.data[0 : s.n])
   for (int i = 0; i < s.n; ++i)
     s.data[i] = s.data[i] / 7 + 1;
   {

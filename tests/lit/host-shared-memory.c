@@ -79,8 +79,7 @@ int main(void) {
     sm[i] = 10 * i;
   }
 #pragma omp target teams distribute parallel for is_device_ptr(sm)             \
-    map(tofrom                                                                 \
-        : mapped)
+    map(tofrom : mapped)
   for (int i = 0; i < N; ++i) {
     mapped[i] += sm[i];
     sm[i] = mapped[i] + 1;

@@ -39,7 +39,7 @@ int main(void) {
       a[i] = i + t;
       b[i] = 0;
     }
-#pragma omp target data map(tofrom : a [0:N]) map(from : b [0:N])
+#pragma omp target data map(tofrom : a[0 : N]) map(from : b[0 : N])
     {
       for (int r = 0; r < ROUNDS; ++r) {
 #pragma omp target teams distribute parallel for firstprivate(t)
@@ -49,7 +49,7 @@ int main(void) {
         for (int i = 0; i < N; ++i)
           b[i] = a[i] - i;
       }
-#pragma omp target update from(b [0:N])
+#pragma omp target update from(b[0 : N])
       for (int i = 0; i < N; ++i)
         ok &= b[i] == t + ROUNDS * (t + 1);
     }
@@ -84,25 +84,26 @@ int main(void) {
 #pragma omp target data map(tofrom : s)
   {
 #pragma omp parallel num_threads(T)
-      {int t = omp_get_thread_num();
-  int lo = t * (N / T), hi = lo + N / T;
-  for (int r = 0; r < 3; ++r) {
+    {
+      int t = omp_get_thread_num();
+      int lo = t * (N / T), hi = lo + N / T;
+      for (int r = 0; r < 3; ++r) {
 #pragma omp target teams distribute parallel for firstprivate(lo, hi)
-    for (int i = lo; i < hi; ++i)
-      s[i] += 1;
+        for (int i = lo; i < hi; ++i)
+          s[i] += 1;
+      }
+    }
   }
-}
-}
-{
-  long sum = 0;
-  int ok = 1;
-  for (int i = 0; i < N; ++i) {
-    sum += s[i];
-    ok &= s[i] == i + 3;
+  {
+    long sum = 0;
+    int ok = 1;
+    for (int i = 0; i < N; ++i) {
+      sum += s[i];
+      ok &= s[i] == i + 3;
+    }
+    printf("shared array: sum=%ld %s\n", sum, ok ? "ok" : "FAIL");
+    failures += !ok;
   }
-  printf("shared array: sum=%ld %s\n", sum, ok ? "ok" : "FAIL");
-  failures += !ok;
-}
-printf("done failures=%d\n", failures);
-return failures != 0;
+  printf("done failures=%d\n", failures);
+  return failures != 0;
 }

@@ -38,12 +38,9 @@ int main(int argc, char **argv) {
   for (int i = 0; i < N; ++i)
     in[i] = i;
 
-    // in -> t1 -> t2 -> t1 -> res, intermediates never on the host.
-#pragma omp target data map(to                                                 \
-                            : in [0:N]) map(alloc                              \
-                                            : t1 [0:N], t2 [0:N])              \
-    map(from                                                                   \
-        : res [0:N])
+  // in -> t1 -> t2 -> t1 -> res, intermediates never on the host.
+#pragma omp target data map(to : in[0 : N]) map(alloc : t1[0 : N], t2[0 : N])  \
+    map(from : res[0 : N])
   {
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < N; ++i)
@@ -85,7 +82,7 @@ int main(int argc, char **argv) {
     t1[i] = i;
     t2[i] = 0;
   }
-#pragma omp target data map(tofrom : t1 [0:N], t2 [0:N])
+#pragma omp target data map(tofrom : t1[0 : N], t2[0 : N])
   {
     long *src = t1, *dst = t2;
     for (int step = 0; step < 9; ++step) {
@@ -113,7 +110,7 @@ int main(int argc, char **argv) {
     t1[i] = (i * 37) % 101;
     t2[i] = 0;
   }
-#pragma omp target data map(tofrom : t1 [0:N]) map(alloc : t2 [0:N])
+#pragma omp target data map(tofrom : t1[0 : N]) map(alloc : t2[0 : N])
   {
     for (int step = 0; step < 6; ++step) {
 #pragma omp target teams distribute parallel for

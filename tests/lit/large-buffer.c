@@ -34,7 +34,7 @@ int main(void) {
   for (long i = 0; i < MID; ++i)
     mid[i] = (int32_t)(i & 1023);
 
-#pragma omp target data map(tofrom : big [0:BIG]) map(to : mid [0:MID])
+#pragma omp target data map(tofrom : big[0 : BIG]) map(to : mid[0 : MID])
   {
 #pragma omp target teams distribute parallel for
     for (long i = 0; i < BIG; ++i)
@@ -42,11 +42,11 @@ int main(void) {
     // Host writes the last 16 elements and pushes just those.
     for (long i = BIG - 16; i < BIG; ++i)
       big[i] = -i;
-#pragma omp target update to(big [BIG - 16:16])
+#pragma omp target update to(big[BIG - 16 : 16])
 #pragma omp target teams distribute parallel for
     for (long i = 0; i < BIG; ++i)
       big[i] += 1;
-#pragma omp target update from(big [BIG - 32:32])
+#pragma omp target update from(big[BIG - 32 : 32])
     {
       int ok = 1;
       for (long i = BIG - 32; i < BIG - 16; ++i)

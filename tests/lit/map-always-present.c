@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
 #pragma omp target map(to : a) map(from : b)
       for (int i = 0; i < N; ++i)
         b[i] = a[i];
-        // from on b is not done either (b is mapped by the region): fetch.
+      // from on b is not done either (b is mapped by the region): fetch.
 #pragma omp target update from(b)
       int ok = 1;
       for (int i = 0; i < N; ++i)
@@ -139,12 +139,12 @@ int main(int argc, char **argv) {
   int *p = malloc(1000 * sizeof(int));
   for (int i = 0; i < 1000; ++i)
     p[i] = i;
-#pragma omp target enter data map(to : p [0:1000])
-    // A sub-section of the mapped section is present.
-#pragma omp target map(present, tofrom : p [100:200])
+#pragma omp target enter data map(to : p[0 : 1000])
+  // A sub-section of the mapped section is present.
+#pragma omp target map(present, tofrom : p[100 : 200])
   for (int i = 100; i < 300; ++i)
     p[i] += 1;
-#pragma omp target exit data map(from : p [0:1000])
+#pragma omp target exit data map(from : p[0 : 1000])
   {
     int ok = 1;
     for (int i = 0; i < 1000; ++i)
@@ -152,16 +152,16 @@ int main(int argc, char **argv) {
     check("present on enter data'd pointer section", ok);
   }
 
-#pragma omp target enter data map(alloc : p [0:1000])
+#pragma omp target enter data map(alloc : p[0 : 1000])
   for (int i = 0; i < 1000; ++i)
     p[i] = 7 * i;
-#pragma omp target update to(present : p [0:1000])
+#pragma omp target update to(present : p[0 : 1000])
 #pragma omp target teams distribute parallel for
   for (int i = 0; i < 1000; ++i)
     p[i] -= i;
-#pragma omp target update from(present : p [500:500])
-#pragma omp target update from(present : p [0:500])
-#pragma omp target exit data map(delete : p [0:1000])
+#pragma omp target update from(present : p[500 : 500])
+#pragma omp target update from(present : p[0 : 500])
+#pragma omp target exit data map(delete : p[0 : 1000])
   {
     int ok = 1;
     for (int i = 0; i < 1000; ++i)

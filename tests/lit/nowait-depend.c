@@ -38,8 +38,7 @@ int main(void) {
   {
     for (int k = 0; k < K; ++k) {
       long *p = arrs[k];
-#pragma omp target teams distribute parallel for nowait map(tofrom             \
-                                                            : p [0:N])         \
+#pragma omp target teams distribute parallel for nowait map(tofrom : p[0 : N]) \
     firstprivate(k)
       for (int i = 0; i < N; ++i)
         p[i] = p[i] * (k + 2) + k;
@@ -62,22 +61,16 @@ int main(void) {
 #pragma omp parallel
 #pragma omp single
   {
-#pragma omp target teams distribute parallel for nowait depend(out             \
-                                                               : x) map(tofrom \
-                                                                        : x)
+#pragma omp target teams distribute parallel for nowait depend(out : x)        \
+    map(tofrom : x)
     for (int i = 0; i < N; ++i)
       x[i] = 2 * x[i] + 1;
-#pragma omp target teams distribute parallel for nowait depend(in              \
-                                                               : x)            \
-    depend(out                                                                 \
-           : y) map(to                                                         \
-                    : x) map(from                                              \
-                             : y)
+#pragma omp target teams distribute parallel for nowait depend(in : x)         \
+    depend(out : y) map(to : x) map(from : y)
     for (int i = 0; i < N; ++i)
       y[i] = x[i] + 1000;
-#pragma omp target teams distribute parallel for nowait depend(inout           \
-                                                               : y) map(tofrom \
-                                                                        : y)
+#pragma omp target teams distribute parallel for nowait depend(inout : y)      \
+    map(tofrom : y)
     for (int i = 0; i < N; ++i)
       y[i] = y[i] + i;
 #pragma omp taskwait
@@ -102,10 +95,8 @@ int main(void) {
 #pragma omp single
   {
     for (int round = 0; round < 5; ++round) {
-#pragma omp target teams distribute parallel for nowait depend(inout           \
-                                                               : z) map(tofrom \
-                                                                        : z)   \
-    firstprivate(round)
+#pragma omp target teams distribute parallel for nowait depend(inout : z)      \
+    map(tofrom : z) firstprivate(round)
       for (int i = 0; i < N; ++i)
         z[i] = z[i] * 2 + round;
 #pragma omp task depend(inout : z) shared(seen_ok) firstprivate(round)

@@ -40,8 +40,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < N; ++i)
     a[i] = i;
 
-    // A section of a global array.
-#pragma omp target teams distribute parallel for map(tofrom : a [100:200])
+  // A section of a global array.
+#pragma omp target teams distribute parallel for map(tofrom : a[100 : 200])
   for (int i = 100; i < 300; ++i)
     a[i] = a[i] + (i & 1);
   {
@@ -63,16 +63,16 @@ int main(int argc, char **argv) {
   // Two disjoint sections of one array, mapped separately, used together
   // through pointers (implicitly mapped as zero-length sections).
   int *lo = a, *hi = a + 500;
-#pragma omp target enter data map(to : a [0:100])
-#pragma omp target enter data map(to : a [500:100])
+#pragma omp target enter data map(to : a[0 : 100])
+#pragma omp target enter data map(to : a[500 : 100])
 #pragma omp target teams distribute parallel for
   for (int i = 0; i < 100; ++i) {
     int t = lo[i];
     lo[i] = hi[i];
     hi[i] = t;
   }
-#pragma omp target exit data map(from : a [0:100])
-#pragma omp target exit data map(from : a [500:100])
+#pragma omp target exit data map(from : a[0 : 100])
+#pragma omp target exit data map(from : a[500 : 100])
   {
     int ok = 1;
     for (int i = 0; i < 100; ++i)
@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
   }
 
   // A pointer into the middle of a mapped section.
-#pragma omp target data map(tofrom : a [200:400])
+#pragma omp target data map(tofrom : a[200 : 400])
   {
     int *mid = &a[400];
 #pragma omp target teams distribute parallel for
@@ -109,7 +109,7 @@ int main(int argc, char **argv) {
   // sub-sections and must find them inside the outer mapping.
 #pragma omp target data map(tofrom : a)
   {
-#pragma omp target teams distribute parallel for map(tofrom : a [250:100])
+#pragma omp target teams distribute parallel for map(tofrom : a[250 : 100])
     for (int i = 250; i < 350; ++i)
       a[i] += 1000;
     if (separate) {
@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
         ok &= a[i] == i;
       check("inner tofrom copied nothing back", ok);
     }
-#pragma omp target map(to : a [0:10]) map(tofrom : a [990:10])
+#pragma omp target map(to : a[0 : 10]) map(tofrom : a[990 : 10])
     for (int i = 0; i < 10; ++i)
       a[990 + i] += a[i] + a[300];
 #pragma omp target teams distribute parallel for
@@ -145,13 +145,13 @@ int main(int argc, char **argv) {
   // same device copy.
   for (int i = 0; i < N; ++i)
     a[i] = i;
-#pragma omp target data map(tofrom : a [100:200])
+#pragma omp target data map(tofrom : a[100 : 200])
   {
     int *first = &a[100];
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < 200; ++i)
       first[i] += 1;
-#pragma omp target teams distribute parallel for map(tofrom : a [100:200])
+#pragma omp target teams distribute parallel for map(tofrom : a[100 : 200])
     for (int i = 100; i < 300; ++i)
       a[i] *= 2;
 #pragma omp target teams distribute parallel for
@@ -171,9 +171,9 @@ int main(int argc, char **argv) {
   for (int i = 0; i < N; ++i)
     p[i] = i;
   double *q = p + 10;
-#pragma omp target data map(tofrom : p [0:N])
+#pragma omp target data map(tofrom : p[0 : N])
   {
-#pragma omp target map(tofrom : q [0:20])
+#pragma omp target map(tofrom : q[0 : 20])
     for (int i = 0; i < 20; ++i)
       q[i] = -q[i];
 #pragma omp target teams distribute parallel for

@@ -49,8 +49,9 @@ int main(void) {
   const int N = 100000;
   long isum = 0;
   int iprod = 2, imax = -1000000, imin = 1000000;
-#pragma omp target teams distribute parallel for map(tofrom : isum, iprod, imax, imin) \
-    reduction(+ : isum) reduction(* : iprod) reduction(max : imax) reduction(min : imin)
+#pragma omp target teams distribute parallel for map(                          \
+        tofrom : isum, iprod, imax, imin) reduction(+ : isum)                  \
+    reduction(* : iprod) reduction(max : imax) reduction(min : imin)
   for (int i = 0; i < N; ++i) {
     isum += i;
     iprod *= ifactor(i) * (i == 77 ? -1 : 1);
@@ -73,8 +74,9 @@ int main(void) {
   // float: + * max min (the sum stays below 2^23 in steps of 1/2: exact)
   const int NF = 4096;
   float fsum = 0, fprod = 1, fmax = -1e30f, fmin = 1e30f;
-#pragma omp target teams distribute parallel for map(tofrom : fsum, fprod, fmax, fmin) \
-    reduction(+ : fsum) reduction(* : fprod) reduction(max : fmax) reduction(min : fmin)
+#pragma omp target teams distribute parallel for map(                          \
+        tofrom : fsum, fprod, fmax, fmin) reduction(+ : fsum)                  \
+    reduction(* : fprod) reduction(max : fmax) reduction(min : fmin)
   for (int i = 0; i < NF; ++i) {
     fsum += fval(i);
     fprod *= ffactor(i);
@@ -97,8 +99,9 @@ int main(void) {
   // double: + * max min
   const int ND = 1000000;
   double dsum = 0, dprod = 1, dmax = -1e300, dmin = 1e300;
-#pragma omp target teams distribute parallel for map(tofrom : dsum, dprod, dmax, dmin) \
-    reduction(+ : dsum) reduction(* : dprod) reduction(max : dmax) reduction(min : dmin)
+#pragma omp target teams distribute parallel for map(                          \
+        tofrom : dsum, dprod, dmax, dmin) reduction(+ : dsum)                  \
+    reduction(* : dprod) reduction(max : dmax) reduction(min : dmin)
   for (int i = 0; i <= ND; ++i) {
     dsum += 0.25 * i;
     dprod *= dfactor(i);
@@ -122,7 +125,8 @@ int main(void) {
 
   // logical && ||
   int land = 1, lor = 0, land0 = 1, lor0 = 0;
-#pragma omp target teams distribute parallel for map(tofrom : land, lor, land0, lor0) \
+#pragma omp target teams distribute parallel for map(tofrom : land, lor,       \
+                                                         land0, lor0)          \
     reduction(&& : land, land0) reduction(|| : lor, lor0)
   for (int i = 0; i < 5000; ++i) {
     land = land && (i >= 0);
@@ -158,7 +162,8 @@ int main(void) {
   long a = 0;
   int cnt = 0, allpos = 1;
   double mx = 0;
-#pragma omp target teams distribute parallel for reduction(+ : a, cnt) reduction(&& : allpos) reduction(max : mx)
+#pragma omp target teams distribute parallel for reduction(+ : a, cnt)         \
+    reduction(&& : allpos) reduction(max : mx)
   for (int i = 1; i <= 1000; ++i) {
     a += i;
     cnt += 1;

@@ -46,7 +46,7 @@ int main(void) {
   for (int i = 0; i < s.n; ++i)
     s.data[i] = i;
   double total = 0;
-#pragma omp target map(to : s) map(tofrom : s.data [0:s.n]) map(tofrom : total)
+#pragma omp target map(to : s) map(tofrom : s.data[0 : s.n]) map(tofrom : total)
   {
     for (int i = 0; i < s.n; ++i) {
       s.data[i] = 2 * s.data[i] + 1;
@@ -77,7 +77,7 @@ int main(void) {
   }
 #pragma omp target enter data map(to : arr)
   for (int k = 0; k < K; ++k) {
-#pragma omp target enter data map(to : arr[k].data [0:arr[k].n])
+#pragma omp target enter data map(to : arr[k].data[0 : arr[k].n])
   }
   // The kernel finds every array through the pointers in the device's arr.
 #pragma omp target teams distribute parallel for
@@ -89,7 +89,7 @@ int main(void) {
     for (int i = 0; i < arr[k].n; ++i)
       arr[k].data[i] += 1;
   for (int k = 0; k < K; ++k) {
-#pragma omp target exit data map(from : arr[k].data [0:arr[k].n])
+#pragma omp target exit data map(from : arr[k].data[0 : arr[k].n])
   }
 #pragma omp target exit data map(release : arr)
   {
@@ -120,7 +120,7 @@ int main(void) {
   double sums[4] = {0, 0, 0, 0};
 #pragma omp target enter data map(to : ptrs)
   for (int k = 0; k < 4; ++k) {
-#pragma omp target enter data map(to : ptrs[k] [0:100])
+#pragma omp target enter data map(to : ptrs[k][0 : 100])
   }
 #pragma omp target teams distribute map(from : sums)
   for (int k = 0; k < 4; ++k) {
@@ -134,7 +134,7 @@ int main(void) {
     for (int i = 0; i < 100; ++i)
       ptrs[k][i] = -ptrs[k][i];
   for (int k = 0; k < 4; ++k) {
-#pragma omp target exit data map(from : ptrs[k] [0:100])
+#pragma omp target exit data map(from : ptrs[k][0 : 100])
   }
 #pragma omp target exit data map(release : ptrs)
   {
@@ -162,11 +162,11 @@ int main(void) {
     nodes[k]->next = nodes[k + 1];
   for (int k = 0; k < 5; ++k) {
     struct Node *p = nodes[k];
-#pragma omp target enter data map(to : p [0:1])
+#pragma omp target enter data map(to : p[0 : 1])
   }
   for (int k = 0; k < 4; ++k) {
     struct Node *p = nodes[k];
-#pragma omp target enter data map(to : p->next [0:1])
+#pragma omp target enter data map(to : p->next[0 : 1])
   }
   struct Node *head = nodes[0];
   int length = 0, vsum = 0;
@@ -182,11 +182,11 @@ int main(void) {
   // values, then drop the mappings.
   for (int k = 0; k < 5; ++k) {
     struct Node *p = nodes[k];
-#pragma omp target update from(p [0:1])
+#pragma omp target update from(p[0 : 1])
   }
   for (int k = 0; k < 5; ++k) {
     struct Node *p = nodes[k];
-#pragma omp target exit data map(delete : p [0:1])
+#pragma omp target exit data map(delete : p[0 : 1])
   }
   {
     printf("linked list: length=%d sum=%d %s\n", length, vsum,

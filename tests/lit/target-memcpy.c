@@ -43,7 +43,8 @@ int main(void) {
   // host -> device, checked by a kernel.
   int rc = omp_target_memcpy(d1, h, N * sizeof(int), 0, 0, dev, host);
   int bad = 0;
-#pragma omp target teams distribute parallel for is_device_ptr(d1) reduction(+ : bad)
+#pragma omp target teams distribute parallel for is_device_ptr(d1)             \
+    reduction(+ : bad)
   for (int i = 0; i < N; ++i) {
     bad += d1[i] != i;
     d1[i] = 3 * d1[i];
@@ -66,7 +67,8 @@ int main(void) {
   // device -> device (same device), whole buffer, then checked on the device.
   rc = omp_target_memcpy(d2, d1, N * sizeof(int), 0, 0, dev, dev);
   bad = 0;
-#pragma omp target teams distribute parallel for is_device_ptr(d2) reduction(+ : bad)
+#pragma omp target teams distribute parallel for is_device_ptr(d2)             \
+    reduction(+ : bad)
   for (int i = 0; i < N; ++i)
     bad += d2[i] != 3 * i;
   check("device to device", rc == 0 && bad == 0);
@@ -109,7 +111,8 @@ int main(void) {
   rc |= omp_target_memcpy_rect(dm, hm, sizeof(int), 2, volume, dst_off, src_off,
                                dims, dims, dev, host);
   bad = 0;
-#pragma omp target teams distribute parallel for collapse(2) is_device_ptr(dm) reduction(+ : bad)
+#pragma omp target teams distribute parallel for collapse(2) is_device_ptr(dm) \
+    reduction(+ : bad)
   for (int r = 0; r < R; ++r)
     for (int c = 0; c < C; ++c) {
       int in = r >= 5 && r < 9 && c >= 2 && c < 5;
@@ -142,7 +145,8 @@ int main(void) {
   rc = omp_target_memcpy_rect(dd, dm, sizeof(int), 3, vol3, dst3, src3, dims3,
                               srcdims3, dev, dev);
   bad = 0;
-#pragma omp target teams distribute parallel for is_device_ptr(dd) reduction(+ : bad)
+#pragma omp target teams distribute parallel for is_device_ptr(dd)             \
+    reduction(+ : bad)
   for (int i = 0; i < 2 * R * C; ++i) {
     int p = i / (R * C), r = (i / C) % R, c = i % C;
     int in = p == 1 && r >= 8 && c >= 7;
@@ -157,7 +161,8 @@ int main(void) {
       omp_target_memcpy_async(d2, h, N * sizeof(int), 0, 0, dev, host, 0, NULL);
 #pragma omp taskwait
   bad = 0;
-#pragma omp target teams distribute parallel for is_device_ptr(d2) reduction(+ : bad)
+#pragma omp target teams distribute parallel for is_device_ptr(d2)             \
+    reduction(+ : bad)
   for (int i = 0; i < N; ++i)
     bad += d2[i] != 7 * i;
   check("async copy", rc == 0 && bad == 0);

@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
     // Host changes a[10:20] and pushes only that section.
     for (int i = 10; i < 30; ++i)
       a[i] = 2 * a[i];
-#pragma omp target update to(a [10:20])
+#pragma omp target update to(a[10 : 20])
     // The device checks its copy: the section is new, the rest unchanged.
     int bad = 0;
 #pragma omp target teams distribute parallel for reduction(+ : bad)
@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
     if (separate) {
       for (int i = 0; i < N; ++i)
         a[i] = -1;
-#pragma omp target update from(a [40:20])
+#pragma omp target update from(a[40 : 20])
       int ok = 1;
       for (int i = 0; i < N; ++i)
         ok &=
@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
       // Host writes a whole new array, pushes a[70:5] only.
       for (int i = 0; i < N; ++i)
         a[i] = -2;
-#pragma omp target update to(a [70:5])
+#pragma omp target update to(a[70 : 5])
 #pragma omp target update from(a)
       ok = 1;
       for (int i = 0; i < N; ++i)
@@ -100,9 +100,9 @@ int main(int argc, char **argv) {
       // Back to what the common path has on the device.
       for (int i = 70; i < 75; ++i)
         a[i] = i + 10 + (i % 2) + 1000;
-#pragma omp target update to(a [70:5])
+#pragma omp target update to(a[70 : 5])
     }
-#pragma omp target update from(a [40:20])
+#pragma omp target update from(a[40 : 20])
     {
       int ok = 1;
       for (int i = 40; i < 60; ++i)
@@ -110,11 +110,11 @@ int main(int argc, char **argv) {
       // Round trip of a section: host edits a[40:20], device doubles it.
       for (int i = 40; i < 60; ++i)
         a[i] -= 1000;
-#pragma omp target update to(a [40:20])
+#pragma omp target update to(a[40 : 20])
 #pragma omp target teams distribute parallel for
       for (int i = 40; i < 60; ++i)
         a[i] = a[i] * 3;
-#pragma omp target update from(a [40:20])
+#pragma omp target update from(a[40 : 20])
       for (int i = 40; i < 60; ++i)
         ok &= a[i] == 3 * (i + 10 + (i % 2));
       check("section round trip", ok);
@@ -130,12 +130,12 @@ int main(int argc, char **argv) {
   int *b = malloc(1000 * sizeof(int));
   for (int i = 0; i < 1000; ++i)
     b[i] = i;
-#pragma omp target data map(to : b [100:500])
+#pragma omp target data map(to : b[100 : 500])
   {
 #pragma omp target teams distribute parallel for
     for (int i = 100; i < 600; ++i)
       b[i] = b[i] * 2 + 1;
-#pragma omp target update from(b [100:50])
+#pragma omp target update from(b[100 : 50])
     long s = sum(b, 100, 150);
     int ok = s == 12500;
     for (int i = 100; i < 150; ++i)

@@ -42,12 +42,13 @@ int main(int argc, char **argv) {
 
   // No iteration, zero-length sections of unmapped data.
   int touched = 0;
-#pragma omp target teams distribute parallel for map(tofrom : a[0:n]) reduction(+ : touched)
+#pragma omp target teams distribute parallel for map(tofrom : a[0 : n])        \
+    reduction(+ : touched)
   for (int i = 0; i < n; ++i) {
     a[i] = -1;
     touched += 1;
   }
-#pragma omp target map(tofrom : a [0:n]) map(tofrom : touched)
+#pragma omp target map(tofrom : a[0 : n]) map(tofrom : touched)
   for (int i = 0; i < n; ++i)
     touched += a[i];
   {
@@ -58,13 +59,13 @@ int main(int argc, char **argv) {
   }
 
   // A zero-length section of mapped data names the mapped copy.
-#pragma omp target data map(tofrom : a [0:100])
+#pragma omp target data map(tofrom : a[0 : 100])
   {
-#pragma omp target map(tofrom : a [0:0])
+#pragma omp target map(tofrom : a[0 : 0])
     {
       a[5] = 500; // a is the device copy mapped by the data region
     }
-#pragma omp target map(a [10:0])
+#pragma omp target map(a[10 : 0])
     a[10] += 1000;
   }
   check("zero-length section of mapped data",
@@ -73,12 +74,12 @@ int main(int argc, char **argv) {
   a[10] = 10;
 
   // Zero-length enter data / update / exit data.
-#pragma omp target enter data map(to : a [0:n])
-#pragma omp target update to(a [0:n])
-#pragma omp target update from(a [0:n])
-#pragma omp target exit data map(from : a [0:n])
-#pragma omp target enter data map(alloc : a [50:0])
-#pragma omp target exit data map(delete : a [50:0])
+#pragma omp target enter data map(to : a[0 : n])
+#pragma omp target update to(a[0 : n])
+#pragma omp target update from(a[0 : n])
+#pragma omp target exit data map(from : a[0 : n])
+#pragma omp target enter data map(alloc : a[50 : 0])
+#pragma omp target exit data map(delete : a[50 : 0])
   {
     int ok = 1;
     for (int i = 0; i < 100; ++i)

@@ -72,10 +72,11 @@ int main(int argc, char **argv) {
   int q, rq;
   unsigned u, ru;
 
-#pragma omp target data map(to : x[0:SZ], z[0:SZ], v[0:SZ]) map(alloc : y[0:SZ])
+#pragma omp target data map(to : x[0 : SZ], z[0 : SZ], v[0 : SZ])              \
+    map(alloc : y[0 : SZ])
   {
     reset(y, ry);
-#pragma omp target update to(y[0:SZ])
+#pragma omp target update to(y[0 : SZ])
     r = 0;
 // DESC: hetero-desc main:[[@LINE+10]]:
 // DESC-NEXT: hetero-kernel 1
@@ -92,7 +93,7 @@ int main(int argc, char **argv) {
       y[i] = a * x[i + off] + b;
       r += v[i + soff];
     }
-#pragma omp target update from(y[0:SZ])
+#pragma omp target update from(y[0 : SZ])
     rr = 0;
     for (int i = 0; i < n; ++i) {
       ry[i] = a * x[i + off] + b;
@@ -102,7 +103,7 @@ int main(int argc, char **argv) {
     check("teams distribute r", r == rr);
 
     reset(y, ry);
-#pragma omp target update to(y[0:SZ])
+#pragma omp target update to(y[0 : SZ])
     r = 0;
 // DESC: hetero-desc main:[[@LINE+11]]:
 // DESC-NEXT: hetero-kernel 1
@@ -120,7 +121,7 @@ int main(int argc, char **argv) {
       r += v[i + coff];
       y[i + loff] = z[i] * b + x[i + off];
     }
-#pragma omp target update from(y[0:SZ])
+#pragma omp target update from(y[0 : SZ])
     rr = 0;
     for (int i = 0; i < n; ++i) {
       rr += v[i + coff];
@@ -130,7 +131,7 @@ int main(int argc, char **argv) {
     check("teams distribute parallel for r", r == rr);
 
     reset(y, ry);
-#pragma omp target update to(y[0:SZ])
+#pragma omp target update to(y[0 : SZ])
     m = -1e300;
 // DESC: hetero-desc main:[[@LINE+11]]:
 // DESC-NEXT: hetero-kernel 1
@@ -148,7 +149,7 @@ int main(int argc, char **argv) {
       y[i - off] = x[i + soff] * a - z[i - loff + 6];
       m = z[i + coff] * b > m ? z[i + coff] * b : m;
     }
-#pragma omp target update from(y[0:SZ])
+#pragma omp target update from(y[0 : SZ])
     rm = -1e300;
     for (int i = off; i < n; ++i) {
       ry[i - off] = x[i + soff] * a - z[i - loff + 6];
@@ -159,7 +160,7 @@ int main(int argc, char **argv) {
     check("teams distribute parallel for simd r", m == rm);
 
     reset(y, ry);
-#pragma omp target update to(y[0:SZ])
+#pragma omp target update to(y[0 : SZ])
     q = 1 << 30;
 // DESC: hetero-desc main:[[@LINE+12]]:
 // DESC-NEXT: hetero-kernel 1
@@ -179,7 +180,7 @@ int main(int argc, char **argv) {
       y[i + coff] = b + z[i + 1];
       y[i + coff + 1] = a * x[i];
     }
-#pragma omp target update from(y[0:SZ])
+#pragma omp target update from(y[0 : SZ])
     rq = 1 << 30;
     for (int i = 0; i < n; i += 2) {
       rq = v[i + loff] < rq ? v[i + loff] : rq;
@@ -190,7 +191,7 @@ int main(int argc, char **argv) {
     check("parallel for r", q == rq);
 
     reset(y, ry);
-#pragma omp target update to(y[0:SZ])
+#pragma omp target update to(y[0 : SZ])
     u = 0;
 // DESC: hetero-desc main:[[@LINE+12]]:
 // DESC-NEXT: hetero-kernel 1
@@ -210,7 +211,7 @@ int main(int argc, char **argv) {
       u |= (unsigned)v[i + off] & 0xff0u;
       y[i] += z[i + soff] * b;
     }
-#pragma omp target update from(y[0:SZ])
+#pragma omp target update from(y[0 : SZ])
     ru = 0;
     for (int i = n - 1; i >= 0; --i) {
       ry[i] = x[n - 1 - i] + a;
@@ -221,7 +222,7 @@ int main(int argc, char **argv) {
     check("parallel for simd r", u == ru);
 
     reset(y, ry);
-#pragma omp target update to(y[0:SZ])
+#pragma omp target update to(y[0 : SZ])
     r = 0;
 // DESC: hetero-desc main:[[@LINE+11]]:
 // DESC-NEXT: hetero-kernel 1
@@ -239,7 +240,7 @@ int main(int argc, char **argv) {
       r += (long)v[i - coff] * 3;
       y[i] = x[i - loff] * b + z[i + off] * a;
     }
-#pragma omp target update from(y[0:SZ])
+#pragma omp target update from(y[0 : SZ])
     rr = 0;
     for (long i = loff; i < n; ++i) {
       rr += (long)v[i - coff] * 3;
@@ -249,7 +250,7 @@ int main(int argc, char **argv) {
     check("teams loop r", r == rr);
 
     reset(y, ry);
-#pragma omp target update to(y[0:SZ])
+#pragma omp target update to(y[0 : SZ])
     m = -1e300;
 // DESC: hetero-desc main:[[@LINE+11]]:
 // DESC-NEXT: hetero-kernel 1
@@ -268,7 +269,7 @@ int main(int argc, char **argv) {
         m = x[i * ld + j] > m ? x[i * ld + j] : m;
         y[i * ld + j + coff] = z[(i + off) * ld + j] * a + b;
       }
-#pragma omp target update from(y[0:SZ])
+#pragma omp target update from(y[0 : SZ])
     rm = -1e300;
     for (int i = 0; i < nr; ++i)
       for (int j = soff; j < nc; ++j) {
@@ -279,7 +280,7 @@ int main(int argc, char **argv) {
     check("collapse(2) r", m == rm);
 
     reset(y, ry);
-#pragma omp target update to(y[0:SZ])
+#pragma omp target update to(y[0 : SZ])
     r = 0;
 // DESC: hetero-desc main:[[@LINE+12]]:
 // DESC-NEXT: hetero-kernel 1
@@ -300,7 +301,7 @@ int main(int argc, char **argv) {
           y[(i * d1 + j) * d2 + k] = b * x[(i * d1 + j) * d2 + k + loff] + a;
           r += v[(i * d1 + j) * d2 + k - coff] + off;
         }
-#pragma omp target update from(y[0:SZ])
+#pragma omp target update from(y[0 : SZ])
     rr = 0;
     for (int i = 0; i < d0; ++i)
       for (int j = 0; j < d1; ++j)

@@ -59,7 +59,7 @@ int main(void) {
   }
   memcpy(r, p, n * sizeof *p);
 
-#pragma omp target data map(tofrom : p [0:n])
+#pragma omp target data map(tofrom : p[0 : n])
   {
     for (int s = 0; s < STEPS; ++s) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=6 split=yes

@@ -63,9 +63,8 @@ static void variable_length(int n, int m) {
       W[i][j] = rW[i][j] = 0;
     }
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for collapse(2) map(tofrom        \
-                                                                 : V) map(from \
-                                                                          : W)
+#pragma omp target teams distribute parallel for collapse(2) map(tofrom : V)   \
+    map(from : W)
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < m; ++j) {
       V[i][j] = V[i][j] * V[i][j] - 1.0;
@@ -79,8 +78,7 @@ static void variable_length(int n, int m) {
   const int lo = n / 3, len = n / 2;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for collapse(2)                   \
-    map(tofrom                                                                 \
-        : V [lo:len] [0:m])
+    map(tofrom : V[lo : len][0 : m])
   for (int i = lo; i < lo + len; ++i)
     for (int j = 1; j < m; ++j)
       V[i][j] = V[i][j] + V[i][0];

@@ -36,10 +36,8 @@ int main(void) {
     for (int j = 0; j < M; ++j)
       E[i][j] = rE[i][j] = -1.0;
 
-#pragma omp target data map(to                                                 \
-                            : A [0:N], B [0:K]) map(from                       \
-                                                    : C [0:N]) map(tofrom      \
-                                                                   : E [0:N])
+#pragma omp target data map(to : A[0 : N], B[0 : K]) map(from : C[0 : N])      \
+    map(tofrom : E[0 : N])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for collapse(2)
@@ -74,10 +72,8 @@ int main(void) {
   // Rows lo .. lo + len - 1 only.
   const int lo = 37, len = 101;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for collapse(2) map(tofrom        \
-                                                                 : E [lo:len]) \
-    map(to                                                                     \
-        : C [lo:len])
+#pragma omp target teams distribute parallel for collapse(2)                   \
+    map(tofrom : E[lo : len]) map(to : C[lo : len])
   for (int i = lo; i < lo + len; ++i)
     for (int j = 0; j < M; ++j)
       E[i][j] = E[i][j] * 2.0 + C[i][M - 1 - j];

@@ -28,7 +28,7 @@ static int all_equal(const int *v, int n, int want) {
 int main(void) {
   const int n = 200003;
   int *v = calloc(n, sizeof(int));
-#pragma omp target data map(tofrom : v [0:n])
+#pragma omp target data map(tofrom : v[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for dist_schedule(static, 1000)
@@ -50,7 +50,7 @@ int main(void) {
 
   int *w = calloc(n, sizeof(int));
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target parallel for schedule(static, 5) map(tofrom : w [0:n])
+#pragma omp target parallel for schedule(static, 5) map(tofrom : w[0 : n])
   for (int i = 11; i < n; i += 2)
     w[i] += 1;
   int ok = 1;
@@ -62,8 +62,7 @@ int main(void) {
   int *g = calloc(rows * cols, sizeof(int));
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for collapse(2)                   \
-    schedule(static, 9) map(tofrom                                             \
-                            : g [0:rows * cols])
+    schedule(static, 9) map(tofrom : g[0 : rows * cols])
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j)
       g[i * cols + j] += i + j;

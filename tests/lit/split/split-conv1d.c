@@ -36,7 +36,7 @@ int main(void) {
     y[i] = z[i] = ry[i] = rz[i] = 0.0;
   }
 
-#pragma omp target data map(to : x [0:n], h) map(tofrom : y [0:n], z [0:n])
+#pragma omp target data map(to : x[0 : n], h) map(tofrom : y[0 : n], z[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
@@ -77,10 +77,8 @@ int main(void) {
     ms[i] = rms[i] = 0;
   }
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to                        \
-                                                     : v [0:n])                \
-    map(tofrom                                                                 \
-        : ms [0:n])
+#pragma omp target teams distribute parallel for map(to : v[0 : n])            \
+    map(tofrom : ms[0 : n])
   for (int i = WIN - 1; i < n; ++i) {
     int s = 0;
     for (int k = i - WIN + 1; k <= i; ++k)

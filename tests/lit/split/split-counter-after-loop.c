@@ -40,7 +40,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; ++i)
     s[i] = rs[i] = 0.0;
 
-#pragma omp target data map(to : a[0:n * w]) map(tofrom : b[0:n * w], c[0:n * w], s[0:n])
+#pragma omp target data map(to : a[0 : n * w])                                 \
+    map(tofrom : b[0 : n * w], c[0 : n * w], s[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
@@ -96,7 +97,8 @@ int main(int argc, char **argv) {
   // The first entry of row i below -5.5, or the row's last entry.
   int *pos = malloc(n * sizeof(int)), *rpos = malloc(n * sizeof(int));
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to : a[0:n * w]) map(from : s[0:n], pos[0:n])
+#pragma omp target teams distribute parallel for map(to : a[0 : n * w])        \
+    map(from : s[0 : n], pos[0 : n])
   for (int i = 0; i < n; ++i) {
     int j;
     for (j = 0; j < m; ++j)

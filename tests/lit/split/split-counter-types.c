@@ -25,7 +25,7 @@ int main(void) {
   for (long i = 0; i < n; ++i)
     a[i] = ra[i] = (float)(i % 1024) * 0.5f;
 
-#pragma omp target data map(tofrom : a [0:n])
+#pragma omp target data map(tofrom : a[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
@@ -63,8 +63,7 @@ int main(void) {
        *rg = malloc(rows * cols * sizeof(long));
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for collapse(2)                   \
-    map(from                                                                   \
-        : g [0:rows * cols])
+    map(from : g[0 : rows * cols])
   for (long r = 0; r < rows; ++r)
     for (long c = 0; c < cols; ++c)
       g[r * cols + c] = (r << 20) ^ (c * 2654435761L);

@@ -48,12 +48,9 @@ int main(void) {
     x[i] = rx[i] = i % 1000;
   long sums[ROUNDS], rsums[ROUNDS];
 
-#pragma omp target data map(to                                                 \
-                            : rowptr [0:n + 1], col [0:nnz], val [0:nnz])      \
-    map(tofrom                                                                 \
-        : x [0:n]) map(alloc                                                   \
-                       : y [0:n]) map(from                                     \
-                                      : deg [0:n])
+#pragma omp target data map(to : rowptr[0 : n + 1], col[0 : nnz],              \
+                                val[0 : nnz]) map(tofrom : x[0 : n])           \
+    map(alloc : y[0 : n]) map(from : deg[0 : n])
   {
     for (int r = 0; r < ROUNDS; ++r) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=5 split=yes

@@ -58,11 +58,9 @@ int main(void) {
   for (int i = 0; i < n; ++i)
     x[i] = rx[i] = (double)((i * 37) % 101) / 10.0;
 
-#pragma omp target data map(to                                                 \
-                            : rowptr [0:n + 1], col [0:nnz], val [0:nnz])      \
-    map(tofrom                                                                 \
-        : x [0:n]) map(from                                                    \
-                       : y [0:n])
+#pragma omp target data map(to : rowptr[0 : n + 1], col[0 : nnz],              \
+                                val[0 : nnz]) map(tofrom : x[0 : n])           \
+    map(from : y[0 : n])
   for (int it = 0; it < 4; ++it) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=4 split=yes
 #pragma omp target teams distribute parallel for
@@ -112,9 +110,8 @@ int main(void) {
     v[i] = (float)(i % 9) - 4.0f;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for map(                          \
-    to                                                                         \
-    : rp [0:m + 1], ci [0:mnz], cv [0:mnz], v [0:m]) map(from                  \
-                                                         : w [0:m])
+        to : rp[0 : m + 1], ci[0 : mnz], cv[0 : mnz], v[0 : m])                \
+    map(from : w[0 : m])
   for (int i = 0; i < m; ++i) {
     float s = 0.0f;
     for (int k = rp[i]; k < rp[i + 1]; ++k)

@@ -37,7 +37,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n * m; ++i)
     w[i] = rw[i] = 0.0;
 
-#pragma omp target data map(to : x[0:2 * n]) map(tofrom : y[0:2 * n], z[0:2 * n])
+#pragma omp target data map(to : x[0 : 2 * n])                                 \
+    map(tofrom : y[0 : 2 * n], z[0 : 2 * n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(writes an lvalue the analysis cannot attribute)
 #pragma omp target teams distribute parallel for
@@ -61,7 +62,8 @@ int main(int argc, char **argv) {
 
   int j;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for private(j) map(to : x[0:2 * n]) map(tofrom : w[0:n * m])
+#pragma omp target teams distribute parallel for private(j)                    \
+    map(to : x[0 : 2 * n]) map(tofrom : w[0 : n * m])
   for (int i = 0; i < n; ++i)
     for (j = 0; j < m; ++j)
       w[i * m + j] = x[i + j] * 2.0 + j;

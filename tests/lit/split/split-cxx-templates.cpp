@@ -25,9 +25,8 @@ template <typename T> void axpy(T a, const T *x, T *y, int n, int times) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+3]] launches=2 split=yes
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+2]] launches=3 split=yes
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to                        \
-                                                     : x [0:n]) map(tofrom     \
-                                                                    : y [0:n])
+#pragma omp target teams distribute parallel for map(to : x[0 : n])            \
+    map(tofrom : y[0 : n])
     for (int i = 0; i < n; ++i)
       y[i] = a * x[i] + y[i];
   }
@@ -42,9 +41,7 @@ template <typename T> void axpy_ref(T a, const T *x, T *y, int n, int times) {
 template <typename T, int R> void box(const T *in, T *out, int w, int h) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for collapse(2)                   \
-    map(to                                                                     \
-        : in [0:w * h]) map(tofrom                                             \
-                            : out [0:w * h])
+    map(to : in[0 : w * h]) map(tofrom : out[0 : w * h])
   for (int y = R; y < h - R; ++y)
     for (int x = R; x < w - R; ++x) {
       T s = 0;
@@ -68,7 +65,7 @@ template <typename T, int R> void box_ref(const T *in, T *out, int w, int h) {
 
 inline void negate_odd(long *v, int n) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(tofrom : v [0:n])
+#pragma omp target teams distribute parallel for map(tofrom : v[0 : n])
   for (int i = 1; i < n; i += 2)
     v[i] = -v[i];
 }

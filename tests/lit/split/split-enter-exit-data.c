@@ -21,9 +21,8 @@
 #define STEPS 7
 
 static void setup(double *t, double *k, double *scratch, int n) {
-#pragma omp target enter data map(to                                           \
-                                  : t [0:n], k [0:n]) map(alloc                \
-                                                          : scratch [0:n])
+#pragma omp target enter data map(to : t[0 : n], k[0 : n])                     \
+    map(alloc : scratch[0 : n])
 }
 
 static void flux(const double *t, const double *k, double *scratch, int n) {
@@ -41,9 +40,8 @@ static void advance(double *t, const double *scratch, int n, double dt) {
 }
 
 static void teardown(double *t, double *k, double *scratch, int n) {
-#pragma omp target exit data map(from                                          \
-                                 : t [0:n]) map(release                        \
-                                                : k [0:n], scratch [0:n])
+#pragma omp target exit data map(from : t[0 : n])                              \
+    map(release : k[0 : n], scratch[0 : n])
 }
 
 int main(void) {
@@ -64,7 +62,7 @@ int main(void) {
       // Change the conductivity of a band on the host and send it.
       for (int i = 1000; i < 2000; ++i)
         k[i] = 2.0;
-#pragma omp target update to(k [1000:1000])
+#pragma omp target update to(k[1000 : 1000])
     }
     flux(t, k, scratch, n);
     advance(t, scratch, n, dt);

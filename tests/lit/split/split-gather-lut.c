@@ -31,10 +31,8 @@ int main(void) {
   for (int k = 0; k < 256; ++k)
     lut[k] = k * k - 1000;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to                        \
-                                                     : in [0:n], lut [0:256])  \
-    map(from                                                                   \
-        : out [0:n])
+#pragma omp target teams distribute parallel for map(                          \
+        to : in[0 : n], lut[0 : 256]) map(from : out[0 : n])
   for (int i = 0; i < n; ++i)
     out[i] = lut[in[i]];
   for (int i = 0; i < n; ++i)
@@ -51,10 +49,8 @@ int main(void) {
     a[k] = (double)k / 64.0;
   }
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to                        \
-                                                     : a [0:m], b [0:m],       \
-                                                       c [0:n]) map(from       \
-                                                                    : g [0:n])
+#pragma omp target teams distribute parallel for map(                          \
+        to : a[0 : m], b[0 : m], c[0 : n]) map(from : g[0 : n])
   for (int i = 0; i < n; ++i)
     g[i] = a[b[c[i]]] - a[c[i]];
   for (int i = 0; i < n; ++i)
@@ -68,10 +64,8 @@ int main(void) {
   for (int i = 0; i < n; ++i)
     src[i] = (double)(i % 997) * 0.75;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to                        \
-                                                     : src [0:n], a [0:m])     \
-    map(from                                                                   \
-        : res [0:outn])
+#pragma omp target teams distribute parallel for map(                          \
+        to : src[0 : n], a[0 : m]) map(from : res[0 : outn])
   for (int i = 0; i < outn; ++i) {
     int j = (i * 7) / 3;
     int t = (int)src[j] % (m - 1);

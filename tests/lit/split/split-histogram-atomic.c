@@ -34,10 +34,8 @@ int main(void) {
   for (int b = 0; b < 64; ++b)
     whist[b] = rwhist[b] = 0.0;
 
-#pragma omp target data map(to                                                 \
-                            : v [0:n]) map(tofrom                              \
-                                           : hist, whist) map(from             \
-                                                              : cum)
+#pragma omp target data map(to : v[0 : n]) map(tofrom : hist, whist)           \
+    map(from : cum)
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(
 #pragma omp target teams distribute parallel for

@@ -21,10 +21,8 @@
 
 static void scale(double *a, int n, double f, int use_device) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=yes
-#pragma omp target teams distribute parallel for if (target                    \
-                                                     : use_device)             \
-    map(tofrom                                                                 \
-        : a [0:n])
+#pragma omp target teams distribute parallel for if (target : use_device)      \
+    map(tofrom : a[0 : n])
   for (int i = 0; i < n; ++i)
     a[i] = a[i] * f + (double)(i % 3);
 }
@@ -32,8 +30,7 @@ static void scale(double *a, int n, double f, int use_device) {
 static void offset(int *v, int n, int threshold) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for if (n > threshold)            \
-    map(tofrom                                                                 \
-        : v [0:n])
+    map(tofrom : v[0 : n])
   for (int i = 0; i < n; ++i)
     v[i] = v[i] * 2 - i;
 }

@@ -46,11 +46,8 @@ int main(void) {
     gm[i] = rgm[i] = 0;
   }
 
-#pragma omp target data map(tofrom                                             \
-                            : p [0:n], q [0:n]) map(tofrom                     \
-                                                    : gm [0:n])                \
-    map(from                                                                   \
-        : cnt [0:H])
+#pragma omp target data map(tofrom : p[0 : n], q[0 : n])                       \
+    map(tofrom : gm[0 : n]) map(from : cnt[0 : H])
   {
     for (int pass = 0; pass < 3; ++pass) {
       unsigned char *s = pass % 2 ? q : p, *d = pass % 2 ? p : q;

@@ -33,7 +33,7 @@ int main(void) {
     }
   double res[ITERS], rres[ITERS];
 
-#pragma omp target data map(tofrom : u [0:sz]) map(to : un [0:sz])
+#pragma omp target data map(tofrom : u[0 : sz]) map(to : un[0 : sz])
   for (int it = 0; it < ITERS; ++it) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=12 split=yes
 #pragma omp target teams distribute parallel for collapse(2)

@@ -34,12 +34,9 @@ int main(void) {
     out[i] = rout[i] = 0.0;
   }
 
-#pragma omp target data map(to                                                 \
-                            : in [0:n]) map(alloc                              \
-                                            : t1 [0:n], t2 [0:n], t3 [0:n])    \
-    map(tofrom                                                                 \
-        : out [0:n]) map(from                                                  \
-                         : fold [0:q])
+#pragma omp target data map(to : in[0 : n])                                    \
+    map(alloc : t1[0 : n], t2[0 : n], t3[0 : n]) map(tofrom : out[0 : n])      \
+    map(from : fold[0 : q])
   {
     for (int r = 0; r < ROUNDS; ++r) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=yes

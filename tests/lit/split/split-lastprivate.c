@@ -35,11 +35,11 @@ int main(void) {
   double last = -1.0;
   int i = -1;
 
-#pragma omp target data map(to : x [0:n]) map(tofrom : y [0:n])
+#pragma omp target data map(to : x[0 : n]) map(tofrom : y[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(
-#pragma omp target teams distribute parallel for lastprivate(last) map(tofrom  \
-                                                                       : last)
+#pragma omp target teams distribute parallel for lastprivate(last)             \
+    map(tofrom : last)
     for (int i = 0; i < n; ++i) {
       y[i] = x[i] * 3.0 - 1.0;
       last = y[i] + x[n - 1 - i];
@@ -74,8 +74,9 @@ int main(void) {
        *rg = malloc(rows * cols * sizeof(long));
   long sum = 0, lastv = 0;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(
-#pragma omp target teams distribute parallel for collapse(2) lastprivate(lastv) reduction(+ : sum) map(tofrom : lastv) \
-    map(from : g[0:rows * cols])
+#pragma omp target teams distribute parallel for collapse(2)                   \
+    lastprivate(lastv) reduction(+ : sum) map(tofrom : lastv)                  \
+    map(from : g[0 : rows * cols])
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) {
       lastv = (long)r * 1000 + c;

@@ -30,9 +30,7 @@ int main(void) {
 
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for collapse(2)                   \
-    map(to                                                                     \
-        : A [0:m * k], B [0:k * n]) map(from                                   \
-                                        : C [0:m * n])
+    map(to : A[0 : m * k], B[0 : k * n]) map(from : C[0 : m * n])
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
       double s = 0.0;
@@ -55,10 +53,8 @@ int main(void) {
   for (int i = 0; i < r * c; ++i)
     M[i] = (i * 17) % 23 - 11;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to                        \
-                                                     : M [0:r * c])            \
-    map(from                                                                   \
-        : G [0:c * c])
+#pragma omp target teams distribute parallel for map(to : M[0 : r * c])        \
+    map(from : G[0 : c * c])
   for (int i = 0; i < c; ++i)
     for (int j = 0; j < c; ++j) {
       int s = 0;

@@ -29,10 +29,8 @@ int main(void) {
   for (int j = 0; j < n; ++j)
     x[j] = rx[j] = 1.0 + (double)(j % 5) / 3.0;
 
-#pragma omp target data map(to                                                 \
-                            : A [0:m * n]) map(tofrom                          \
-                                               : x [0:n]) map(alloc            \
-                                                              : y [0:m])
+#pragma omp target data map(to : A[0 : m * n]) map(tofrom : x[0 : n])          \
+    map(alloc : y[0 : m])
   for (int r = 0; r < ROUNDS; ++r) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=yes
 #pragma omp target teams distribute parallel for
@@ -78,10 +76,9 @@ int main(void) {
   for (int i = 0; i < cols * nrhs; ++i)
     B[i] = (float)(i % 11) - 5.0f;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(                          \
-    to                                                                         \
-    : F [0:rows * cols], B [0:cols * nrhs]) map(from                           \
-                                                : C [0:rows * nrhs])
+#pragma omp target teams distribute parallel for map(to : F[0 : rows * cols],  \
+                                                         B[0 : cols * nrhs])   \
+    map(from : C[0 : rows * nrhs])
   for (int i = 0; i < rows; ++i)
     for (int r = 0; r < nrhs; ++r) {
       float s = 0.0f;

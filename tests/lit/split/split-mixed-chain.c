@@ -31,12 +31,8 @@ int main(void) {
     perm[i] = (int)(((unsigned)i * 769u + 5u) & (unsigned)(n - 1));
   long lastv[2], rlastv[2], tot[2], rtot[2];
 
-#pragma omp target data map(to                                                 \
-                            : perm [0:n]) map(alloc                            \
-                                              : hist) map(from                 \
-                                                          : a [0:n])           \
-    map(alloc                                                                  \
-        : b [0:n])
+#pragma omp target data map(to : perm[0 : n]) map(alloc : hist)                \
+    map(from : a[0 : n]) map(alloc : b[0 : n])
   for (int r = 0; r < 2; ++r) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=2 split=yes
 #pragma omp target teams distribute parallel for
@@ -62,8 +58,8 @@ int main(void) {
       a[perm[i]] = b[i] - i;
     long lv = -1;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=2 split=no(
-#pragma omp target teams distribute parallel for lastprivate(lv) map(tofrom    \
-                                                                     : lv)
+#pragma omp target teams distribute parallel for lastprivate(lv)               \
+    map(tofrom : lv)
     for (int i = 0; i < n; ++i) {
       b[i] = a[i] - a[n - 1 - i];
       lv = b[i];

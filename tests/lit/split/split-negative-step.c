@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
     d[i] = rd[i] = (double)(i % 1000) / 4.0;
   }
 
-#pragma omp target data map(tofrom : a [0:n], d [0:n])
+#pragma omp target data map(tofrom : a[0 : n], d[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
@@ -61,8 +61,7 @@ int main(int argc, char **argv) {
     s[i] = rs[i] = (short)(i % 30000);
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for collapse(2)                   \
-    map(tofrom                                                                 \
-        : s [0:rows * cols])
+    map(tofrom : s[0 : rows * cols])
   for (int i = 0; i < rows; ++i)
     for (int j = cols - 1; j > 0; j -= 4)
       s[i * cols + j] = (short)(s[i * cols + j - 1] / 2 + i);

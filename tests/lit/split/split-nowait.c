@@ -45,9 +45,8 @@ int main(void) {
     e[i] = re[i] = f[i] = rf[i] = g[i] = rg[i] = -1.0;
   }
 
-#pragma omp target data map(tofrom                                             \
-                            : a [0:n], b [0:n], c [0:n], d [0:n], e [0:n],     \
-                              f [0:n], g [0:n])
+#pragma omp target data map(tofrom : a[0 : n], b[0 : n], c[0 : n], d[0 : n],   \
+                                e[0 : n], f[0 : n], g[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for nowait
@@ -66,21 +65,17 @@ int main(void) {
     for (int i = n - 1; i >= 0; --i)
       d[i] = d[i] * d[i];
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for nowait depend(out : e [0:n])
+#pragma omp target teams distribute parallel for nowait depend(out : e[0 : n])
     for (int i = 0; i < n; ++i)
       e[i] = (double)(i % 1000) * 0.5;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for nowait depend(in              \
-                                                               : e [0:n])      \
-    depend(out                                                                 \
-           : f [0:n])
+#pragma omp target teams distribute parallel for nowait depend(in : e[0 : n])  \
+    depend(out : f[0 : n])
     for (int i = 0; i < n; ++i)
       f[i] = e[n - 1 - i] + e[i];
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for nowait depend(in              \
-                                                               : f [0:n])      \
-    depend(out                                                                 \
-           : g [0:n])
+#pragma omp target teams distribute parallel for nowait depend(in : f[0 : n])  \
+    depend(out : g[0 : n])
     for (int i = 0; i < n; ++i)
       g[i] = f[i] * 2.0 - (i > 0 ? f[i - 1] : 0.0);
 #pragma omp taskwait

@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; ++i)
     a[i] = ra[i] = 0.0f;
 
-#pragma omp target data map(tofrom : a [0:n])
+#pragma omp target data map(tofrom : a[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
@@ -62,9 +62,7 @@ int main(int argc, char **argv) {
   }
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for collapse(2)                   \
-    map(tofrom                                                                 \
-        : g [0:rows * cols]) map(to                                            \
-                                 : h [0:rows * cols])
+    map(tofrom : g[0 : rows * cols]) map(to : h[0 : rows * cols])
   for (int i = 3; i < rows - 7; ++i)
     for (int j = 11; j <= cols - 2; ++j)
       g[i * cols + j] = h[(i - 3) * cols + j - 11] * 2 + g[i * cols + j];

@@ -29,11 +29,8 @@ int main(void) {
   for (int i = 0; i < n; ++i)
     in[i] = (i * 7) % 19 - 9;
 
-#pragma omp target data map(to                                                 \
-                            : in [0:n]) map(from                               \
-                                            : out [0:n])                       \
-    map(alloc                                                                  \
-        : tot [0:nb], off [0:nb])
+#pragma omp target data map(to : in[0 : n]) map(from : out[0 : n])             \
+    map(alloc : tot[0 : nb], off[0 : nb])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
@@ -45,13 +42,13 @@ int main(void) {
       }
       tot[b] = s;
     }
-#pragma omp target update from(tot [0:nb])
+#pragma omp target update from(tot[0 : nb])
     long acc = 0;
     for (int b = 0; b < nb; ++b) {
       off[b] = acc;
       acc += tot[b];
     }
-#pragma omp target update to(off [0:nb])
+#pragma omp target update to(off[0 : nb])
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for collapse(2)
     for (int b = 0; b < nb; ++b)

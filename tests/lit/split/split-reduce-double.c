@@ -43,7 +43,7 @@ int main(void) {
   double sum = -3.0, prod = 1.0, mx = -1e300, mn = 1e300, land = 1.0, lor = 0.0;
   double land0 = 1.0, lor0 = 0.0;
 
-#pragma omp target data map(to : x [0:n])
+#pragma omp target data map(to : x[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for reduction(+ : sum)
@@ -95,9 +95,10 @@ int main(void) {
 
   double s2 = 0.0, p2 = -1.0, x2 = 0.0, m2 = 0.0, l2 = 1.0, o2 = 0.0;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to : x[0:n]) map(from : y[0:n]) \
-    reduction(+ : s2) reduction(* : p2) reduction(max : x2) reduction(min : m2) \
-    reduction(&& : l2) reduction(|| : o2)
+#pragma omp target teams distribute parallel for map(to : x[0 : n])            \
+    map(from : y[0 : n]) reduction(+ : s2) reduction(* : p2)                   \
+    reduction(max : x2) reduction(min : m2) reduction(&& : l2)                 \
+    reduction(|| : o2)
   for (int i = 0; i < n; ++i) {
     y[i] = x[i] * 0.5 + dval(i);
     s2 += dval(n - 1 - i) * 4.0;

@@ -41,7 +41,7 @@ int main(void) {
         lor = 0.0f;
   float land0 = 1.0f, lor0 = 0.0f;
 
-#pragma omp target data map(to : x [0:n])
+#pragma omp target data map(to : x[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for reduction(+ : sum)
@@ -93,8 +93,9 @@ int main(void) {
 
   float s2 = 0.0f, p2 = 1.0f, x2 = 0.0f, m2 = 0.0f, l2 = 1.0f, o2 = 0.0f;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to : x[0:n]) reduction(+ : s2) reduction(* : p2) \
-    reduction(max : x2) reduction(min : m2) reduction(&& : l2) reduction(|| : o2)
+#pragma omp target teams distribute parallel for map(to : x[0 : n])            \
+    reduction(+ : s2) reduction(* : p2) reduction(max : x2)                    \
+    reduction(min : m2) reduction(&& : l2) reduction(|| : o2)
   for (int i = 0; i < n; ++i) {
     s2 += fval(i) * 0.5f;
     p2 *= ffactor(n - 1 - i);

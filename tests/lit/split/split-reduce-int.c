@@ -37,7 +37,7 @@ int main(void) {
   int sum = 17, prod = 1, mx = -5, mn = 5, band = -1, bor = 0, bxor = 0x1234;
   int land = 1, lor = 0;
 
-#pragma omp target data map(to : a [0:n])
+#pragma omp target data map(to : a[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for reduction(+ : sum)
@@ -100,8 +100,9 @@ int main(void) {
   int s2 = 0, p2 = 1, x2 = -1000000, m2 = 1000000, a2 = -1, o2 = 0, e2 = 0,
       l2 = 1, r2 = 0;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to : a[0:n]) reduction(+ : s2) reduction(* : p2) \
-    reduction(max : x2) reduction(min : m2) reduction(& : a2) reduction(| : o2) reduction(^ : e2) \
+#pragma omp target teams distribute parallel for map(to : a[0 : n])            \
+    reduction(+ : s2) reduction(* : p2) reduction(max : x2)                    \
+    reduction(min : m2) reduction(& : a2) reduction(| : o2) reduction(^ : e2)  \
     reduction(&& : l2) reduction(|| : r2)
   for (int i = 0; i < n; ++i) {
     s2 += val(i);

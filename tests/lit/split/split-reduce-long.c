@@ -39,7 +39,7 @@ int main(void) {
   long sum = -99, prod = 1, mx = 0, mn = 0, band = -1, bor = 0, bxor = 0;
   long land = 1, lor = 0;
 
-#pragma omp target data map(to : a [0:n])
+#pragma omp target data map(to : a[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for reduction(+ : sum)
@@ -101,9 +101,10 @@ int main(void) {
   long s2 = 0, p2 = -1, x2 = -1, m2 = 1L << 62, a2 = -1, o2 = 0, e2 = 0, l2 = 1,
        r2 = 0;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to : a[0:n]) map(from : w[0:n]) \
-    reduction(+ : s2) reduction(* : p2) reduction(max : x2) reduction(min : m2) \
-    reduction(& : a2) reduction(| : o2) reduction(^ : e2) reduction(&& : l2) reduction(|| : r2)
+#pragma omp target teams distribute parallel for map(to : a[0 : n])            \
+    map(from : w[0 : n]) reduction(+ : s2) reduction(* : p2)                   \
+    reduction(max : x2) reduction(min : m2) reduction(& : a2)                  \
+    reduction(| : o2) reduction(^ : e2) reduction(&& : l2) reduction(|| : r2)
   for (int i = 0; i < n; ++i) {
     long v = a[i] >> 20;
     w[i] = v - i;

@@ -37,12 +37,12 @@ int main(void) {
   int cnt = 0, rcnt = 0, all = 1, rall = 1, any = 0, rany = 0;
   long last = -1, rlast = -1;
 
-#pragma omp target data map(to : x [0:n]) map(tofrom : y [0:n])
+#pragma omp target data map(to : x[0 : n]) map(tofrom : y[0 : n])
   for (int r = 0; r < ROUNDS; ++r) {
     const double alpha = (double)(r + 1); // y stays a small integer
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=4 split=yes
-#pragma omp target teams distribute parallel for reduction(+ : dot, cnt) reduction(max : last) \
-    reduction(&& : all) reduction(|| : any)
+#pragma omp target teams distribute parallel for reduction(+ : dot, cnt)       \
+    reduction(max : last) reduction(&& : all) reduction(|| : any)
     for (int i = 0; i < n; ++i) {
       dot += x[i] * y[i];
       y[i] = y[i] + alpha * x[i];
@@ -76,8 +76,9 @@ int main(void) {
   double gsum = 0.0;
   int gmax = -1, gmin = 1 << 30;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for collapse(2) map(to : g[0:rows * cols]) \
-    reduction(+ : gsum) reduction(max : gmax) reduction(min : gmin)
+#pragma omp target teams distribute parallel for collapse(2)                   \
+    map(to : g[0 : rows * cols]) reduction(+ : gsum) reduction(max : gmax)     \
+    reduction(min : gmin)
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j) {
       gsum += (double)g[i * cols + j] * (double)(j % 4);

@@ -36,11 +36,12 @@ int main(void) {
   unsigned us = 0, up = 1, ua = ~0u, uo = 0, ux = 0, umx = 0, umn = ~0u;
   unsigned long ls = 0, lp = 1, la = ~0ul, lo = 0, lx = 0, lmx = 0, lmn = ~0ul;
 
-#pragma omp target data map(to : u [0:n], ul [0:n])
+#pragma omp target data map(to : u[0 : n], ul[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for reduction(+ : us) reduction(* : up) \
-    reduction(& : ua) reduction(| : uo) reduction(^ : ux) reduction(max : umx) reduction(min : umn)
+#pragma omp target teams distribute parallel for reduction(+ : us)             \
+    reduction(* : up) reduction(& : ua) reduction(| : uo) reduction(^ : ux)    \
+    reduction(max : umx) reduction(min : umn)
     for (int i = 0; i < n; ++i) {
       us += u[i];
       up *= u[i] | 1u;
@@ -51,8 +52,9 @@ int main(void) {
       umn = u[i] < umn ? u[i] : umn;
     }
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for reduction(+ : ls) reduction(* : lp) \
-    reduction(& : la) reduction(| : lo) reduction(^ : lx) reduction(max : lmx) reduction(min : lmn)
+#pragma omp target teams distribute parallel for reduction(+ : ls)             \
+    reduction(* : lp) reduction(& : la) reduction(| : lo) reduction(^ : lx)    \
+    reduction(max : lmx) reduction(min : lmn)
     for (int i = 0; i < n; ++i) {
       ls += ul[i];
       lp *= ul[i] | 1ul;
@@ -97,8 +99,8 @@ int main(void) {
   short ss = 0, smx = -32768, smn = 32767;
   signed char cs = 0, cmx = -128;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for reduction(+ : ss, cs) reduction(max : smx, cmx) \
-    reduction(min : smn)
+#pragma omp target teams distribute parallel for reduction(+ : ss, cs)         \
+    reduction(max : smx, cmx) reduction(min : smn)
   for (int i = 0; i < m; ++i) {
     ss += (short)(i % 5 - 2);
     cs += (signed char)(i % 100 == 0 ? 3 : (i % 100 == 50 ? -1 : 0));

@@ -29,7 +29,7 @@ int main(void) {
     a[i] = (double)((i * 101) % 997) / 3.0;
     b[i] = rb[i] = c[i] = rc[i] = -7.0;
   }
-#pragma omp target data map(to : a [0:n]) map(tofrom : b [0:n], c [0:n])
+#pragma omp target data map(to : a[0 : n]) map(tofrom : b[0 : n], c[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
@@ -57,9 +57,7 @@ int main(void) {
   }
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for collapse(2)                   \
-    map(to                                                                     \
-        : m [0:rows * cols]) map(from                                          \
-                                 : t [0:rows * cols])
+    map(to : m[0 : rows * cols]) map(from : t[0 : rows * cols])
   for (int i = rows - 1; i >= 0; --i)
     for (int j = cols - 1; j >= 0; --j)
       t[(rows - 1 - i) * cols + j] = m[i * cols + j] + j;

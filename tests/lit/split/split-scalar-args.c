@@ -33,7 +33,7 @@ int main(void) {
     x[i] = (double)(i % 211) / 16.0;
     y[i] = ry[i] = (double)(i % 17);
   }
-#pragma omp target data map(to : x [0:n]) map(tofrom : y [0:n])
+#pragma omp target data map(to : x[0 : n]) map(tofrom : y[0 : n])
   for (int k = 0; k < 8; ++k) {
     double alpha = 0.5 * k - 1.25;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=8 split=yes
@@ -54,7 +54,7 @@ int main(void) {
     src[i] = i * 3;
     dst[i] = rdst[i] = -1;
   }
-#pragma omp target data map(to : src [0:n]) map(tofrom : dst [0:n])
+#pragma omp target data map(to : src[0 : n]) map(tofrom : dst[0 : n])
   for (int k = 0; k < 5; ++k) {
     const int off = 1000 * k + 7, base = 20000 * k, end = n - 30000 * k - off;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=5 split=yes
@@ -74,9 +74,7 @@ int main(void) {
   double *z = malloc(n * sizeof(double)), *rz = malloc(n * sizeof(double));
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for map(                          \
-    to                                                                         \
-    : scale, x [0:n], y [0:n]) map(from                                        \
-                                   : z [0:n]) firstprivate(cf)
+        to : scale, x[0 : n], y[0 : n]) map(from : z[0 : n]) firstprivate(cf)
   for (int i = 1; i < n - 1; ++i)
     z[i] = scale * (cf.a * x[i] + cf.b * y[i - 1] + cf.c * y[i + 1]);
   for (int i = 1; i < n - 1; ++i)

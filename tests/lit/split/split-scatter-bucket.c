@@ -45,11 +45,8 @@ int main(void) {
   for (int i = 0; i < 2 * n; ++i)
     mark[i] = rmark[i] = 0;
 
-#pragma omp target data map(to                                                 \
-                            : key [0:n], pos [0:n])                            \
-    map(from                                                                   \
-        : out [0:n], tag [0:n]) map(tofrom                                     \
-                                    : mark [0:2 * n])
+#pragma omp target data map(to : key[0 : n], pos[0 : n])                       \
+    map(from : out[0 : n], tag[0 : n]) map(tofrom : mark[0 : 2 * n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(
 #pragma omp target teams distribute parallel for

@@ -35,9 +35,8 @@ int main(void) {
     y[i] = ry[i] = z[i] = rz[i] = 0.0;
   }
 
-#pragma omp target data map(to                                                 \
-                            : perm [0:n]) map(tofrom                           \
-                                              : x [0:n], y [0:n], z [0:n])
+#pragma omp target data map(to : perm[0 : n])                                  \
+    map(tofrom : x[0 : n], y[0 : n], z[0 : n])
   for (int r = 0; r < ROUNDS; ++r) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=no(
 #pragma omp target teams distribute parallel for

@@ -35,10 +35,8 @@ int main(void) {
   const int lo = 12347, len = 250001;
   const int lo2 = 300000, len2 = 50000;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(tofrom                    \
-                                                     : a [lo:len])             \
-    map(to                                                                     \
-        : b [lo:len], e [lo2:len2])
+#pragma omp target teams distribute parallel for map(tofrom : a[lo : len])     \
+    map(to : b[lo : len], e[lo2 : len2])
   for (int i = lo; i < lo + len; ++i)
     a[i] = a[i] * 2.0 + (double)b[i] - (double)e[lo2 + (i - lo) % len2];
   for (int i = lo; i < lo + len; ++i)
@@ -52,10 +50,8 @@ int main(void) {
   const double *src = a + off;
   double *dst = d + off;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to                        \
-                                                     : src [0:m])              \
-    map(tofrom                                                                 \
-        : dst [0:m])
+#pragma omp target teams distribute parallel for map(to : src[0 : m])          \
+    map(tofrom : dst[0 : m])
   for (int i = m - 1; i >= 1; --i)
     dst[i] = src[i] - src[i - 1] * 0.5 * (double)(i % 3);
   for (int i = m - 1; i >= 1; --i)
@@ -70,16 +66,16 @@ int main(void) {
     w[i] = rw[i] = 7L * i;
   }
   const int s1 = 5000, l1 = 100000, s2 = 200000, l2 = 150000;
-#pragma omp target data map(tofrom : c [s1:l1], w [s2:l2])
+#pragma omp target data map(tofrom : c[s1 : l1], w[s2 : l2])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(tofrom                    \
-                                                     : c [s1:l1], w [s2:l2])
+#pragma omp target teams distribute parallel for map(tofrom : c[s1 : l1],      \
+                                                         w[s2 : l2])
     for (int i = s1; i < s1 + l1; ++i)
       c[i] = c[i] * 3 - w[s2 + (i - s1)];
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(tofrom                    \
-                                                     : c [s1:l1], w [s2:l2])
+#pragma omp target teams distribute parallel for map(tofrom : c[s1 : l1],      \
+                                                         w[s2 : l2])
     for (int i = s2; i < s2 + l2; ++i)
       w[i] = w[i] + (i < s2 + l1 ? c[s1 + (i - s2)] : -1);
   }

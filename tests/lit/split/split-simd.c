@@ -40,10 +40,8 @@ int main(void) {
     v[i] = rv[i] = 0.0;
   }
   const float alpha = 0.75f;
-#pragma omp target data map(to                                                 \
-                            : x [0:n], u [0:n])                                \
-    map(tofrom                                                                 \
-        : y [0:n], k [0:n], v [0:n])
+#pragma omp target data map(to : x[0 : n], u[0 : n])                           \
+    map(tofrom : y[0 : n], k[0 : n], v[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for simd
@@ -70,7 +68,8 @@ int main(void) {
 
   double s = 0.0, rs = 0.0; // integers below 2^53: exact in any order
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for simd map(to : u[0:n]) reduction(+ : s)
+#pragma omp target teams distribute parallel for simd map(to : u[0 : n])       \
+    reduction(+ : s)
   for (int i = 0; i < n; ++i)
     s += u[i];
   for (int i = 0; i < n; ++i)
@@ -83,8 +82,7 @@ int main(void) {
         *rg = malloc(rows * cols * sizeof(float));
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for simd collapse(2)              \
-    map(from                                                                   \
-        : g [0:rows * cols])
+    map(from : g[0 : rows * cols])
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j)
       g[i * cols + j] = (float)i * 0.5f - (float)j * 0.25f;

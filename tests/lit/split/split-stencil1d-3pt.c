@@ -31,7 +31,7 @@ int main(void) {
   for (int i = 0; i < n; ++i)
     u[i] = v[i] = ru[i] = rv[i] = (double)((i * 7919) % 1009) / 7.0 - 50.0;
 
-#pragma omp target data map(tofrom : u [0:n], v [0:n])
+#pragma omp target data map(tofrom : u[0 : n], v[0 : n])
   {
     double *src = u, *dst = v;
     for (int s = 0; s < STEPS; ++s) {
@@ -65,7 +65,7 @@ int main(void) {
     a[i] = ra[i] = (unsigned)i * 2654435761u;
     b[i] = rb[i] = 0;
   }
-#pragma omp target data map(tofrom : a [0:n]) map(alloc : b [0:n])
+#pragma omp target data map(tofrom : a[0 : n]) map(alloc : b[0 : n])
   {
     for (int s = 0; s < RSTEPS; ++s) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=6 split=yes

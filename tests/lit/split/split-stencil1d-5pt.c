@@ -33,7 +33,7 @@ int main(void) {
     d[i] = rd[i] = 0.0;
   }
 
-#pragma omp target data map(tofrom : f [0:n], g [0:n]) map(from : d [0:n])
+#pragma omp target data map(tofrom : f[0 : n], g[0 : n]) map(from : d[0 : n])
   {
     float *src = f, *dst = g;
     for (int s = 0; s < STEPS; ++s) {
@@ -82,7 +82,7 @@ int main(void) {
     p[i] = rp[i] = (i * 131) % 1000 - 500;
     q[i] = rq[i] = -1;
   }
-#pragma omp target data map(tofrom : p [0:n], q [0:n])
+#pragma omp target data map(tofrom : p[0 : n], q[0 : n])
   for (int s = 0; s < 3; ++s) {
     int *src = s % 2 ? q : p, *dst = s % 2 ? p : q;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=yes

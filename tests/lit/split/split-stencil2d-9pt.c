@@ -50,7 +50,7 @@ int main(void) {
     a[i] = ra[i] = (i * 7 + (i / w) * 13) % 256;
     b[i] = rb[i] = a[i];
   }
-#pragma omp target data map(tofrom : a [0:n], b [0:n])
+#pragma omp target data map(tofrom : a[0 : n], b[0 : n])
   for (int pass = 0; pass < 5; ++pass) {
     int *s = pass % 2 ? b : a, *d = pass % 2 ? a : b;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=5 split=yes
@@ -72,7 +72,7 @@ int main(void) {
     p[i] = rp[i] = (double)((i * 97) % 1001) / 10.0;
     q[i] = rq[i] = p[i];
   }
-#pragma omp target data map(tofrom : p [0:gn], q [0:gn])
+#pragma omp target data map(tofrom : p[0 : gn], q[0 : gn])
   for (int pass = 0; pass < 4; ++pass) {
     double *s = pass % 2 ? q : p, *d = pass % 2 ? p : q;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=4 split=yes

@@ -19,7 +19,7 @@
 #include "Inputs/split.h"
 
 #define SWEEPS 6
-#define IDX(i, j, k) (((i)*ny + (j)) * nz + (k))
+#define IDX(i, j, k) (((i) * ny + (j)) * nz + (k))
 #define SWEEP(S, D)                                                            \
   for (int i = 1; i < nx - 1; ++i)                                             \
     for (int j = 1; j < ny - 1; ++j)                                           \
@@ -46,7 +46,7 @@ int main(void) {
     u[i] = v[i] = ru[i] = rv[i] = (double)((i * 61) % 257) / 64.0;
     c[i] = rc[i] = -1;
   }
-#pragma omp target data map(tofrom : u [0:n], v [0:n]) map(from : c [0:n])
+#pragma omp target data map(tofrom : u[0 : n], v[0 : n]) map(from : c[0 : n])
   {
     for (int s = 0; s < SWEEPS; ++s) {
       double *src = s % 2 ? v : u, *dst = s % 2 ? u : v;

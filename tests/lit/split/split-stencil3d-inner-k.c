@@ -19,7 +19,7 @@
 
 #include "Inputs/split.h"
 
-#define IDX(i, j, k) (((i)*ny + (j)) * nz + (k))
+#define IDX(i, j, k) (((i) * ny + (j)) * nz + (k))
 #define POINT(S, D, i, j, k)                                                   \
   D[IDX(i, j, k)] =                                                            \
       (2.0 * S[IDX(i, j, k)] + S[IDX(i - 1, j, k)] + S[IDX(i + 1, j, k)] +     \
@@ -35,7 +35,7 @@ int main(void) {
   for (int i = 0; i < n; ++i)
     u[i] = v[i] = ru[i] = rv[i] = (double)((i * 1237) % 4099) - 2000.0;
 
-#pragma omp target data map(tofrom : u [0:n], v [0:n])
+#pragma omp target data map(tofrom : u[0 : n], v[0 : n])
   for (int s = 0; s < 6; ++s) {
     double *src = s % 2 ? v : u, *dst = s % 2 ? u : v;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=6 split=yes
@@ -59,7 +59,7 @@ int main(void) {
   double *rp = malloc(n * sizeof(double)), *rq = malloc(n * sizeof(double));
   for (int i = 0; i < n; ++i)
     p[i] = q[i] = rp[i] = rq[i] = (double)(i % 977) * 0.5;
-#pragma omp target data map(tofrom : p [0:n], q [0:n])
+#pragma omp target data map(tofrom : p[0 : n], q[0 : n])
   for (int s = 0; s < 3; ++s) {
     double *src = s % 2 ? q : p, *dst = s % 2 ? p : q;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=yes

@@ -36,7 +36,7 @@ int main(void) {
     w[i] = (double)((i * 7) % 31) / 8.0 - 2.0;
   }
 
-#pragma omp target data map(tofrom : a [0:n])
+#pragma omp target data map(tofrom : a[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
@@ -55,9 +55,8 @@ int main(void) {
 
   const int m = 2 * n;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(tofrom                    \
-                                                     : z [0:m]) map(to         \
-                                                                    : w [0:m])
+#pragma omp target teams distribute parallel for map(tofrom : z[0 : m])        \
+    map(to : w[0 : m])
   for (int k = 0; k < m; k += 2) {
     double re = z[k] * w[k] - z[k + 1] * w[k + 1];
     double im = z[k] * w[k + 1] + z[k + 1] * w[k];
@@ -73,7 +72,7 @@ int main(void) {
   check_bytes("complex pairs", z, rz, m * sizeof(double));
 
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(tofrom : f [0:n])
+#pragma omp target teams distribute parallel for map(tofrom : f[0 : n])
   for (int i = 0; i <= n - 2; i += 2)
     f[i + 1] = f[i] * 1.5f - f[i + 1];
   for (int i = 0; i <= n - 2; i += 2)

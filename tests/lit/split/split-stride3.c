@@ -25,7 +25,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; ++i)
     rgb[i] = ref[i] = (unsigned char)((i * 167 + i / 3) & 0xff);
 
-#pragma omp target data map(tofrom : rgb [0:n])
+#pragma omp target data map(tofrom : rgb[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for

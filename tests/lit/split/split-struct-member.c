@@ -48,12 +48,8 @@ int main(void) {
     g.w[i] = rw[i] = 0.0;
   }
 
-#pragma omp target data map(to                                                 \
-                            : g) map(tofrom                                    \
-                                     : g.u [0:g.n]) map(to                     \
-                                                        : g.f [0:g.n])         \
-    map(alloc                                                                  \
-        : g.w [0:g.n])
+#pragma omp target data map(to : g) map(tofrom : g.u[0 : g.n])                 \
+    map(to : g.f[0 : g.n]) map(alloc : g.w[0 : g.n])
   for (int r = 0; r < 5; ++r) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=5 split=yes
 #pragma omp target teams distribute parallel for
@@ -88,11 +84,9 @@ int main(void) {
     q.b[i] = (long)i * i;
   }
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(to                        \
-                                                     : p, q)                   \
-    map(to                                                                     \
-        : p.a [0:p.len], q.b [0:q.len]) map(tofrom                             \
-                                            : p.b [0:p.len], q.a [0:q.len])
+#pragma omp target teams distribute parallel for map(to : p, q)                \
+    map(to : p.a[0 : p.len], q.b[0 : q.len])                                   \
+    map(tofrom : p.b[0 : p.len], q.a[0 : q.len])
   for (int i = 0; i < len; ++i) {
     p.b[i] = p.a[i] * 2 + q.b[i] % 1000;
     q.a[i] = q.a[i] - p.a[len - 1 - i];

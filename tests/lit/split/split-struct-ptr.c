@@ -42,11 +42,8 @@ int main(void) {
     z->v[i] = rz[i] = 0.0f;
   }
 
-#pragma omp target data map(to                                                 \
-                            : x [0:1], y [0:1], z [0:1]) map(to                \
-                                                             : x->v [0:x->n])  \
-    map(tofrom                                                                 \
-        : y->v [0:y->n], z->v [0:z->n])
+#pragma omp target data map(to : x[0 : 1], y[0 : 1], z[0 : 1])                 \
+    map(to : x -> v[0 : x->n]) map(tofrom : y->v[0 : y->n], z->v[0 : z->n])
   for (int r = 0; r < 4; ++r) {
     const float a = 0.25f * (float)(r + 1), s = 1.5f;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=4 split=yes
@@ -81,14 +78,14 @@ int main(void) {
   float *out = malloc(m * sizeof(float)), *rout = malloc(m * sizeof(float));
 #pragma omp target enter data map(to : s)
   for (int k = 0; k < K; ++k) {
-#pragma omp target enter data map(to : s[k].v [0:m])
+#pragma omp target enter data map(to : s[k].v[0 : m])
   }
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute parallel for map(from : out [0:m])
+#pragma omp target teams distribute parallel for map(from : out[0 : m])
   for (int i = 0; i < m; ++i)
     out[i] = s[0].v[i] - 2.0f * s[1].v[m - 1 - i] + s[2].v[i] * 0.5f;
   for (int k = 0; k < K; ++k) {
-#pragma omp target exit data map(release : s[k].v [0:m])
+#pragma omp target exit data map(release : s[k].v[0 : m])
   }
 #pragma omp target exit data map(release : s)
   for (int i = 0; i < m; ++i)

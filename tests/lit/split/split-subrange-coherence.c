@@ -41,10 +41,8 @@ int main(void) {
     a[i] = ra[i] = (long)(i % 10007);
     idx[i] = (int)(((unsigned)i * 7u + 3u) % (unsigned)n); // a permutation
   }
-#pragma omp target data map(tofrom                                             \
-                            : a [0:n]) map(from                                \
-                                           : sum [0:n]) map(to                 \
-                                                            : idx [0:n])
+#pragma omp target data map(tofrom : a[0 : n]) map(from : sum[0 : n])          \
+    map(to : idx[0 : n])
   for (int r = 0; r < 3; ++r) {
     const int shift = 1000 * r;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=yes

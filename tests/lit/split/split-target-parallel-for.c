@@ -25,7 +25,7 @@ int main(void) {
     x[i] = (float)(i % 257) * 0.25f;
     y[i] = ry[i] = (float)(i % 13);
   }
-#pragma omp target data map(to : x [0:n]) map(tofrom : y [0:n])
+#pragma omp target data map(to : x[0 : n]) map(tofrom : y[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target parallel for
@@ -52,7 +52,7 @@ int main(void) {
   int *g = malloc(rows * cols * sizeof(int)),
       *rg = malloc(rows * cols * sizeof(int));
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target parallel for collapse(2) map(from : g [0:rows * cols])
+#pragma omp target parallel for collapse(2) map(from : g[0 : rows * cols])
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j)
       g[i * cols + j] = (i * 31 + j * 17) % 1000 - i;
@@ -63,7 +63,7 @@ int main(void) {
 
   long sum = 0, rsum = 0;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target parallel for map(to : g [0:rows * cols]) reduction(+ : sum)
+#pragma omp target parallel for map(to : g[0 : rows * cols]) reduction(+ : sum)
   for (int i = 0; i < rows * cols; ++i)
     sum += g[i];
   for (int i = 0; i < rows * cols; ++i)

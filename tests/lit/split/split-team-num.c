@@ -32,11 +32,9 @@ int main(void) {
     res[i] = rres[i] = -1;
   }
 
-#pragma omp target data map(to                                                 \
-                            : in [0:n])                                        \
-    map(from                                                                   \
-        : owner [0:n], nteams [0:n], thread [0:n]) map(tofrom                  \
-                                                       : out [0:n], res [0:n])
+#pragma omp target data map(to : in[0 : n])                                    \
+    map(from : owner[0 : n], nteams[0 : n], thread[0 : n])                     \
+    map(tofrom : out[0 : n], res[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(
 #pragma omp target teams distribute parallel for

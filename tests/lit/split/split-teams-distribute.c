@@ -25,7 +25,7 @@ int main(void) {
   for (int i = 0; i < n; ++i)
     a[i] = ra[i] = (double)(i % 77) / 4.0;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute map(tofrom : a [0:n])
+#pragma omp target teams distribute map(tofrom : a[0 : n])
   for (int i = 0; i < n; ++i)
     a[i] = a[i] * a[i] - 3.0;
   for (int i = 0; i < n; ++i)
@@ -39,10 +39,8 @@ int main(void) {
   for (int i = 0; i < rows * cols; ++i)
     m[i] = (i * 13) % 17 - 8;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute map(to                                     \
-                                        : m [0:rows * cols])                   \
-    map(from                                                                   \
-        : s [0:rows * cols])
+#pragma omp target teams distribute map(to : m[0 : rows * cols])               \
+    map(from : s[0 : rows * cols])
   for (int i = 0; i < rows; ++i) {
     int acc = 0;
     for (int j = 0; j < cols; ++j) {
@@ -60,7 +58,7 @@ int main(void) {
   check_bytes("row sums", s, rs, rows * cols * sizeof(int));
 
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute collapse(2) map(tofrom : s [0:rows * cols])
+#pragma omp target teams distribute collapse(2) map(tofrom : s[0 : rows * cols])
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j)
       s[i * cols + j] = s[i * cols + j] * 2 - j;
@@ -71,7 +69,8 @@ int main(void) {
 
   long total = 0, rtotal = 0;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams distribute map(to : s[0:rows * cols]) reduction(+ : total)
+#pragma omp target teams distribute map(to : s[0 : rows * cols])               \
+    reduction(+ : total)
   for (int i = 0; i < rows * cols; ++i)
     total += s[i];
   for (int i = 0; i < rows * cols; ++i)

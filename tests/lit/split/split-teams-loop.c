@@ -28,7 +28,7 @@ int main(void) {
   }
   const float alpha = 2.5f;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams loop map(to : x [0:n]) map(tofrom : y [0:n])
+#pragma omp target teams loop map(to : x[0 : n]) map(tofrom : y[0 : n])
   for (int i = 0; i < n; ++i)
     y[i] = alpha * x[i] + y[i];
   for (int i = 0; i < n; ++i)
@@ -44,10 +44,8 @@ int main(void) {
     v[i] = rv[i] = 0.0;
   }
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams loop collapse(2) map(to                               \
-                                              : u [0:w * h])                   \
-    map(tofrom                                                                 \
-        : v [0:w * h])
+#pragma omp target teams loop collapse(2) map(to : u[0 : w * h])               \
+    map(tofrom : v[0 : w * h])
   for (int y2 = 1; y2 < h - 1; ++y2)
     for (int x2 = 1; x2 < w - 1; ++x2)
       v[y2 * w + x2] = u[y2 * w + x2] * 4.0 - u[(y2 - 1) * w + x2] -
@@ -62,7 +60,7 @@ int main(void) {
 
   long count = 0, rcount = 0;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
-#pragma omp target teams loop map(to : v [0:w * h]) reduction(+ : count)
+#pragma omp target teams loop map(to : v[0 : w * h]) reduction(+ : count)
   for (int i = 0; i < w * h; ++i)
     count += v[i] > 0.0 ? 2 : (v[i] < 0.0 ? -1 : 0);
   for (int i = 0; i < w * h; ++i)
@@ -76,7 +74,7 @@ int main(void) {
     p[i] = rp[i] = i % 1000;
     q[i] = rq[i] = 0;
   }
-#pragma omp target data map(tofrom : p [0:n]) map(alloc : q [0:n])
+#pragma omp target data map(tofrom : p[0 : n]) map(alloc : q[0 : n])
   for (int r = 0; r < 3; ++r) {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=3 split=yes
 #pragma omp target teams loop

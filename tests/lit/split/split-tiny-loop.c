@@ -69,7 +69,7 @@ int main(void) {
   for (int i = 0; i < n; ++i)
     v[i] = rv[i] = i;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split={{yes|no\(.*\)}}
-#pragma omp target teams distribute parallel for map(tofrom : v [0:n])
+#pragma omp target teams distribute parallel for map(tofrom : v[0 : n])
   for (int h = 0; h < 2; ++h) {
     long acc = 0;
     for (int k = 0; k < n / 2; ++k) {
@@ -89,7 +89,8 @@ int main(void) {
   int s = 5, mx = 0;
   double p = 1.0;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split={{yes|no\(.*\)}}
-#pragma omp target teams distribute parallel for reduction(+ : s) reduction(max : mx) reduction(* : p)
+#pragma omp target teams distribute parallel for reduction(+ : s)              \
+    reduction(max : mx) reduction(* : p)
   for (int i = 0; i < 3; ++i) {
     s += i * 10;
     mx = i * 7 > mx ? i * 7 : mx;

@@ -32,9 +32,8 @@ int main(void) {
   for (int i = 0; i < n; ++i)
     x[i] = (double)(i % 17) * 0.75 + 0.1;
 
-#pragma omp target data map(to                                                 \
-                            : L [0:n * n], x [0:n]) map(from                   \
-                                                        : y [0:n], z [0:n])
+#pragma omp target data map(to : L[0 : n * n], x[0 : n])                       \
+    map(from : y[0 : n], z[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
@@ -71,7 +70,7 @@ int main(void) {
   int *T = malloc(n * n * sizeof(int)), *rT = malloc(n * n * sizeof(int));
   for (int i = 0; i < n * n; ++i)
     T[i] = rT[i] = -1;
-#pragma omp target data map(tofrom : T [0:n * n])
+#pragma omp target data map(tofrom : T[0 : n * n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for

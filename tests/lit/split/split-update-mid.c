@@ -32,25 +32,25 @@ int main(void) {
     b[i] = rb[i] = -1;
   }
 
-#pragma omp target data map(tofrom : a [0:n]) map(alloc : b [0:n])
+#pragma omp target data map(tofrom : a[0 : n]) map(alloc : b[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < n; ++i)
       a[i] = a[i] * 7 + 3;
-#pragma omp target update from(a [0:n])
+#pragma omp target update from(a[0 : n])
     long s1 = 0;
     for (int i = 0; i < n; ++i)
       s1 += a[i];
     printf("after kernel 1: sum=%ld\n", s1);
     for (int i = lo; i < lo + len; ++i)
       a[i] = -a[i];
-#pragma omp target update to(a [lo:len])
+#pragma omp target update to(a[lo : len])
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < n; ++i)
       b[i] = a[i] + a[n - 1 - i];
-#pragma omp target update from(b [lo:len])
+#pragma omp target update from(b[lo : len])
     for (int i = 0; i < len; ++i)
       mid[i] = b[lo + i];
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
@@ -59,7 +59,7 @@ int main(void) {
       a[i] = b[i] / 2;
       b[i] = b[i] % 1000;
     }
-#pragma omp target update from(b [0:n])
+#pragma omp target update from(b[0 : n])
   }
   for (int i = 0; i < n; ++i)
     ra[i] = ra[i] * 7 + 3;

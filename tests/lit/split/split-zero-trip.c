@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; ++i)
     a[i] = ra[i] = (double)(i % 321) * 0.5;
 
-#pragma omp target data map(tofrom : a [0:n])
+#pragma omp target data map(tofrom : a[0 : n])
   {
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for
@@ -67,7 +67,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; ++i)
     b[i] = i;
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split={{yes|no\(.*\)}}
-#pragma omp target teams distribute parallel for map(tofrom : b[0:n]) reduction(+ : sum) reduction(* : prod)
+#pragma omp target teams distribute parallel for map(tofrom : b[0 : n])        \
+    reduction(+ : sum) reduction(* : prod)
   for (int i = n - 1; i < zero; ++i) {
     sum += b[i];
     prod *= 2.0;
