@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""halo-bytes.py <stats-a> <stats-b> <sweeps-between> <halo-bytes-per-sweep>
+
+Reads the `hetero-stats total` lines of two runs of the same program that
+differ only in the number of sweeps, and checks that the extra sweeps moved
+at most 1.1x the exact halo between accelerators and nothing to or from the
+host. Prints the measured numbers and `halo: ok` or `halo: FAIL`."""
+import re
+import sys
+
+
+def total(path):
+    for line in open(path):
+        if line.startswith("hetero-stats total"):
+            return {k: int(v) for k, v in re.findall(r"bytes_(\w+)=(\d+)", line)}
+    sys.exit("no hetero-stats total line in " + path)
+
+
+a, b = total(sys.argv[1]), total(sys.argv[2])
+sweeps, halo = int(sys.argv[3]), int(sys.argv[4])
+d = {k: b[k] - a[k] for k in a}
+exact = sweeps * halo
+print("extra sweeps moved d2d=%d h2d=%d d2h=%d; exact halo %d; ratio %.3f"
+      % (d["d2d"], d["h2d"], d["d2h"], exact, d["d2d"] / exact))
+ok = exact <= d["d2d"] <= 1.1 * exact and d["h2d"] == 0 and d["d2h"] == 0
+print("halo: " + ("ok" if ok else "FAIL"))
+sys.exit(0 if ok else 1)
