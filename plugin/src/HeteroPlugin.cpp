@@ -783,6 +783,10 @@ SplitOutcome HeteroPluginTy::trySplit(HeteroKernel &K, void **TgtArgs,
         return Pool.runAll(Tasks);
       };
   SplitResult R = launchSplit(*Layer, In, Split, Launch, Run);
+  for (size_t F : R.NoRoomMembers)
+    warning("kernel %s: %s has no room for its chunks' data; the other "
+            "members take its iterations",
+            K.Name.c_str(), Split[F].Name.c_str());
   for (size_t F : R.FailedMembers) {
     Member &M = Members[Index[F]];
     M.Failed = true;

@@ -300,8 +300,11 @@ SplitResult Splitter::run() {
     Assign[C] = Chunks[C].Member;
     All.push_back(C);
     // Nothing has run yet: a member without room means an unsplit launch.
-    if (!prepare(C, Members[Assign[C]].Node, NodeArgs[C]))
-      return notSplit("no room on " + Members[Assign[C]].Name);
+    if (!prepare(C, Members[Assign[C]].Node, NodeArgs[C])) {
+      SplitResult R = notSplit("no room on " + Members[Assign[C]].Name);
+      R.NoRoomMembers.push_back(Assign[C]);
+      return R;
+    }
   }
   std::vector<bool> Ok = runChunks(All, Assign, NodeArgs);
 
@@ -380,7 +383,22 @@ SplitResult launchSplit(DataLayer &Layer, const SplitLaunchInput &In,
     R.Reason = "no descriptor";
     return R;
   }
-  return Splitter(Layer, In, Members, Launch, Run).run();
+  std::vector<SplitMember> Left = Members;
+  std::vector<size_t> NoRoom;
+  for (;;) {
+    SplitResult R = Splitter(Layer, In, Left, Launch, Run).run();
+    if (R.NoRoomMembers.empty()) {
+      if (R.Outcome == SplitOutcome::NotSplit && !NoRoom.empty())
+        R.Reason =
+            "no room on " + Members[NoRoom.front()].Name + ", then " + R.Reason;
+      R.NoRoomMembers = NoRoom;
+      return R;
+    }
+    // Nothing ran: plan again without that member (weight 0: no chunks).
+    size_t M = R.NoRoomMembers.front();
+    NoRoom.push_back(M);
+    Left[M].Weight = 0;
+  }
 }
 
 } // namespace hetero

@@ -282,3 +282,33 @@ TEST_F(SplitFixture, EmptyLoopRunsNothing) {
   EXPECT_EQ(launchSplit(L, In, Members, NeverRuns, runConcurrently).Outcome,
             SplitOutcome::Done);
 }
+
+TEST(SplitLaunchNoRoom, MemberWithoutRoomIsLeftOut) {
+  DataLayer L;
+  // sim:0 holds 1 KiB: not even one of the two 24 KiB buffers fits.
+  NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0, 1024));
+  NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
+  std::vector<SplitMember> Members{
+      {S0, 0, 1, "sim:0"}, {S1, 1, 1, "sim:1"}, {HostNode, 2, 1, "cpu"}};
+  const int N = 3001;
+  KernelDescriptor D = parse(StencilDesc);
+  std::vector<double> V = initial(N), Ref = V;
+  void *A = L.allocate(N * sizeof(double)), *B = L.allocate(N * sizeof(double));
+  ASSERT_TRUE(L.write(A, V.data(), N * sizeof(double)));
+  ASSERT_TRUE(L.write(B, V.data(), N * sizeof(double)));
+  SplitLaunchInput In;
+  In.Desc = &D;
+  In.Args = {reinterpret_cast<uintptr_t>(A), reinterpret_cast<uintptr_t>(B),
+             static_cast<uintptr_t>(N)};
+  In.Offsets = {0, 0, 0};
+  SplitResult R = launchSplit(L, In, Members, stencil(), runConcurrently);
+  ASSERT_EQ(R.Outcome, SplitOutcome::Done) << R.Reason;
+  EXPECT_EQ(R.NoRoomMembers, std::vector<size_t>{0});
+  EXPECT_EQ(R.Usage[0].Iterations, 0u);
+  EXPECT_EQ(R.Usage[1].Iterations + R.Usage[2].Iterations, uint64_t(N - 2));
+  for (int I = 1; I < N - 1; ++I)
+    Ref[I] = (V[I - 1] + V[I] + V[I + 1]) / 3.0;
+  std::vector<double> Got(N);
+  ASSERT_TRUE(L.read(Got.data(), B, N * sizeof(double)));
+  EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
+}

@@ -71,10 +71,15 @@ struct SplitResult {
   std::string Reason; // NotSplit, Failed
   /// Members whose chunk failed (their chunks were rerun on another member).
   std::vector<size_t> FailedMembers;
+  /// Members left out of this launch for lack of memory for their chunks'
+  /// data (the iterations went to the others).
+  std::vector<size_t> NoRoomMembers;
   /// Per member: iterations and time spent in its chunks.
   std::vector<MemberUsage> Usage;
 };
 
+/// Splits the launch over Members; a member whose node cannot hold its
+/// chunks' data is left out and the launch is planned again without it.
 SplitResult launchSplit(DataLayer &Layer, const SplitLaunchInput &In,
                         const std::vector<SplitMember> &Members,
                         const ChunkLauncher &Launch, const TaskRunner &Run);
