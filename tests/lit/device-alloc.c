@@ -11,6 +11,8 @@
 // RUN: env HETERO_SIMULATE=2 HETERO_MEMBER=sim:0 HETERO_INFO=1 %compare-fallback %t 2>%t.sim.err | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=SIM --implicit-check-not=error: --implicit-check-not=" on cpu" < %t.sim.err
 // RUN: env HETERO_SIMULATE=2 HETERO_MEMBER=sim:1 %compare-fallback %t | %FileCheck %s
+// RUN: env HETERO_STATS=1 HETERO_CHUNKS=2 HETERO_SIMULATE=3 %compare-fallback %t 2>%t.split | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=SPLIT < %t.split
 // CHECK: omp_target_alloc: ok
 // CHECK: kernels on device memory: sum=2999000 ok
 // CHECK: offset pointer: ok
@@ -37,9 +39,11 @@ int main(void) {
     return 1;
 
   // Fill, then update in place: the data never visits the host between.
+// SPLIT-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for is_device_ptr(d)
   for (int i = 0; i < N; ++i)
     d[i] = 3 * i;
+// SPLIT-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for is_device_ptr(d)
   for (int i = 0; i < N; ++i)
     d[i] = d[i] / 2 + (d[i] & 1); // ceil(3i / 2)
@@ -60,6 +64,7 @@ int main(void) {
 
   // A device pointer into the middle of the allocation.
   long *mid = d + 500;
+// SPLIT-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for is_device_ptr(mid)
   for (int i = 0; i < 100; ++i)
     mid[i] = -mid[i];
