@@ -74,8 +74,8 @@ halo = 2 * (n - 2) * 8  # one interior row each way per sweep
 d = {k: b[k] - a[k] for k in a}
 print("per 20 sweeps: d2d=%d h2d=%d d2h=%d; exact halo %d; ratio %.4f"
       % (d["d2d"], d["h2d"], d["d2h"], 20 * halo, d["d2d"] / (20 * halo)))
-print("halo check:", "PASS" if d["d2d"] <= 1.1 * 20 * halo and d["h2d"] == 0
-      and d["d2h"] == 0 else "FAIL")
+ok = 20 * halo <= d["d2d"] <= 1.1 * 20 * halo and d["h2d"] == 0 and d["d2h"] == 0
+print("halo check:", "PASS" if ok else "FAIL (needs two GPUs splitting the sweeps)")
 PY
   } >"$res/examples.txt" 2>&1
   cat "$res/examples.txt"

@@ -1,7 +1,7 @@
 // Out of memory on some members of a split launch: with 2 simulated
 // accelerators of 1 MiB each, a kernel over 8 MiB arrays cannot place chunks
 // on them. They are left out (one warning each) and the CPU pool takes every
-// iteration, in 4 chunks; a kernel over small arrays still splits over all.
+// iteration with the GPUs, if any; a kernel over small arrays splits over all.
 // Results match the host fallback.
 // RUN: %clang-hetero %s -o %t
 // RUN: env HETERO_STATS=1 HETERO_CHUNKS=4 HETERO_SIMULATE=2 HETERO_SIMULATE_MEMORY=1M %compare-fallback %t 2>%t.err | %FileCheck %s
@@ -21,7 +21,7 @@ int main(void) {
   double *ra = malloc(n * sizeof(double));
   for (int i = 0; i < n; ++i)
     a[i] = ra[i] = (double)(i % 1000) / 3.0;
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes split_launches=1 members=cpu:1048576:
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes split_launches=1 members={{(cuda:[0-9]+:[0-9]+:[^,]+,)*}}cpu:{{[0-9]+}}:{{[^,]*}} bytes
 #pragma omp target teams distribute parallel for map(to : a[0 : n])            \
     map(from : b[0 : n])
   for (int i = 0; i < n; ++i)
@@ -30,7 +30,7 @@ int main(void) {
     ra[i] = ra[i] * 2.0 + 1.0;
   check_bytes("big", b, ra, n * sizeof(double));
 
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes split_launches=1 members=sim:0:{{[0-9]+}}:{{[^,]+}},sim:1:{{[0-9]+}}:{{[^,]+}},cpu:
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes split_launches=1 members={{(cuda:[0-9]+:[0-9]+:[^,]+,)*}}sim:0:{{[0-9]+}}:{{[^,]+}},sim:1:{{[0-9]+}}:{{[^,]+}},cpu:
 #pragma omp target teams distribute parallel for map(tofrom : a[0 : m])
   for (int i = 0; i < m; ++i)
     a[i] = a[i] - 0.5;
