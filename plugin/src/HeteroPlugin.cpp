@@ -251,6 +251,8 @@ private:
   void initSplitSettings();
   void loadDescriptor(ImageGroup &G, HeteroKernel &K);
   bool hasKernel(const Member &M, const HeteroKernel &K) const;
+  /// The descriptor keeps K off GPUs (host-only) and a CPU member has it.
+  bool offGpu(const HeteroKernel &K) const;
   bool setWindow(const Member &M, WindowSlot &W, uint64_t Lo, uint64_t Hi,
                  bool Active);
   /// Launches K on M's back end from the calling thread.
@@ -660,6 +662,21 @@ void HeteroPluginTy::loadDescriptor(ImageGroup &G, HeteroKernel &K) {
     if (Rc == OFFLOAD_SUCCESS)
       K.Windows[I].Addr = Addr;
   }
+  std::string With;
+  for (size_t I = 0; I < Members.size(); ++I)
+    With += (K.Windows[I].Addr ? " " : " no-") + Members[I].name();
+  info(2, "kernel %s: splittable; loop window on:%s", K.Name.c_str(),
+       With.c_str());
+}
+
+bool HeteroPluginTy::offGpu(const HeteroKernel &K) const {
+  if (!K.Desc || K.Desc->hostOnly().empty())
+    return false;
+  // Only when a CPU member can run it: else the GPU is the only way.
+  for (int S = 0; S < NumSimulated; ++S)
+    if (K.SimKernels[S])
+      return true;
+  return K.HostKernel != nullptr;
 }
 
 bool HeteroPluginTy::hasKernel(const Member &M, const HeteroKernel &K) const {
@@ -740,7 +757,8 @@ SplitOutcome HeteroPluginTy::trySplit(HeteroKernel &K, void **TgtArgs,
   std::vector<SplitMember> Split;
   for (size_t I = 0; I < Members.size(); ++I) {
     const Member &M = Members[I];
-    if (M.Failed || !K.Windows[I].Addr || !hasKernel(M, K))
+    if (M.Failed || !K.Windows[I].Addr || !hasKernel(M, K) ||
+        (M.Kind == MemberKind::Gpu && offGpu(K)))
       continue;
     double Weight = M.Kind == MemberKind::Gpu ? 8 : 1;
     if (MembersListed) {
@@ -852,8 +870,16 @@ int32_t HeteroPluginTy::launchWhole(HeteroKernel &K, void **TgtArgs,
   for (uint32_t I = 0; I < KernelArgs->NumArgs; ++I)
     Args[I] = reinterpret_cast<uintptr_t>(TgtArgs[I]);
 
+  bool NoGpu = offGpu(K);
+  if (NoGpu)
+    info(1, "launch %s: CPU members only (%s)", K.Name.c_str(),
+         K.Desc->hostOnly().c_str());
   LaunchChoice Choice = chooseMembers(
-      Members, [&](const Member &M) { return hasKernel(M, K); }, Pin);
+      Members,
+      [&](const Member &M) {
+        return hasKernel(M, K) && !(NoGpu && M.Kind == MemberKind::Gpu);
+      },
+      Pin);
   if (Choice.Order.empty()) {
     error("no pool member can run kernel %s", K.Name.c_str());
     return OFFLOAD_FAIL;

@@ -269,6 +269,13 @@ bool DescriptorParser::line(const std::string &Raw) {
     Out.Reason = trim(L.substr(At + 2));
     return true;
   }
+  if (Kind == "host-only") {
+    // The reason is the raw rest of the line.
+    Out.HostOnly = trim(L.substr(L.find("host-only") + 9));
+    if (Out.HostOnly.empty())
+      return fail("host-only needs a reason");
+    return true;
+  }
   if (Kind == "nest") {
     if (HaveNest)
       return fail("second nest line");

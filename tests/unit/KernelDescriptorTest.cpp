@@ -123,6 +123,21 @@ TEST(KernelDescriptor, ParenthesesNeedNoSpaces) {
   EXPECT_EQ(D.maxArgIndex(), 1);
 }
 
+TEST(KernelDescriptor, HostOnlyKeepsItsReason) {
+  KernelDescriptor D = parseOk("hetero-kernel 1\nhost-only schedule(dynamic) "
+                               "faults (LLVM 19)\nsplit no lastprivate\n");
+  EXPECT_EQ(D.hostOnly(), "schedule(dynamic) faults (LLVM 19)");
+  EXPECT_FALSE(D.splittable());
+  EXPECT_TRUE(parseOk("hetero-kernel 1\nsplit yes\nnest 1\nloop 0 0 lt 4 1")
+                  .hostOnly()
+                  .empty());
+  KernelDescriptor Bad;
+  std::string Err;
+  EXPECT_FALSE(
+      KernelDescriptor::parse("hetero-kernel 1\nhost-only  \n", Bad, Err));
+  EXPECT_NE(Err.find("host-only needs a reason"), std::string::npos) << Err;
+}
+
 TEST(KernelDescriptor, SplitNoKeepsTheReason) {
   KernelDescriptor D = parseOk(
       "hetero-kernel 1\nsplit no calls 'foo(int)' (twice)  \nreduce 2 max "

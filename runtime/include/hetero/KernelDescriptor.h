@@ -21,6 +21,9 @@
 //                                 attribute: every buffer
 //   reduce <arg> <op> <type>      reduction variable, pointed to by kernel
 //                                 argument <arg> (Reduction.h for op, type)
+//   host-only <reason>            run it on CPU members only, split or not
+//                                 (a GPU device runtime defect); the reason
+//                                 is the rest of the line
 //
 // After the first line, lines come in any order; empty lines are ignored.
 // Expressions are s-expressions over int64 (parentheses need no spaces):
@@ -127,6 +130,8 @@ public:
   /// "split yes"; when false, reason() says why ("split no <reason>").
   bool splittable() const { return Splittable; }
   const std::string &reason() const { return Reason; }
+  /// Why the kernel must stay off GPUs ("host-only <reason>"), or empty.
+  const std::string &hostOnly() const { return HostOnly; }
   /// Number of collapsed loops; 0 when the descriptor has no nest line.
   unsigned depth() const { return static_cast<unsigned>(Loops.size()); }
   const std::vector<DescLoop> &loops() const { return Loops; }
@@ -145,6 +150,7 @@ public:
 private:
   bool Splittable = false;
   std::string Reason;
+  std::string HostOnly;
   std::vector<DescLoop> Loops;
   std::vector<DescVar> Vars;
   std::vector<DescAccess> Accesses;
