@@ -355,14 +355,15 @@ void HeteroPluginTy::initMembers() {
       break;
     }
   NumSimulated = NumSim;
-  // One StarPU CPU worker per CPU-side member (each simulated accelerator,
-  // the CPU pool): the CPU pool's kernels fork OpenMP threads over the cores,
-  // and idle StarPU workers polling on those cores slowed its chunks 12x
-  // (measured: 2-D Jacobi 4096^2 on an H200 node, 16 cores).
+  // One core reserved per GPU for its driver thread; the rest are CPU
+  // workers: the simulated accelerators and the CPU pool. (Fewer workers make
+  // the CPU pool's chunks up to 12x faster, STARPU_NCPU=1 on an H200 node,
+  // but the GPU lit run then stalled once in split-nowait.c under -j4: not
+  // the default until understood.)
   int Cores = availableCores();
   StarPUPool::Config C;
   C.NumGpus = NumGpus;
-  C.NumCpus = NumSim + 1;
+  C.NumCpus = std::max(NumSim + 1, Cores - NumGpus);
   std::string Err;
   bool HavePool = Pool.start(C, Err);
   if (!HavePool)

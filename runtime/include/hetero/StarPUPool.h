@@ -1,8 +1,8 @@
 //===- StarPUPool.h - The StarPU workers behind the device ------*- C++ -*-===//
 //
 // Starts StarPU with one CUDA worker per GPU and the CPU workers the plugin
-// asks for (one per CPU-side member), and runs work on a chosen worker as a
-// StarPU task, or many at once. The plugin turns workers into pool members.
+// asks for, and runs work on a chosen worker as a StarPU task, or many at
+// once. The plugin turns workers into pool members.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_STARPUPOOL_H
