@@ -118,28 +118,42 @@ Value *clampValue(IRBuilder<> &B, Value *V, Value *Bound, bool Signed,
   return B.CreateTrunc(B.CreateSelect(Take, Bound, Wide), Ty);
 }
 
+/// The window as read at the builder's position.
+struct WindowValues {
+  Value *Lo, *Last, *Active;
+};
+
+WindowValues loadWindow(IRBuilder<> &B, GlobalVariable *Window) {
+  Type *I64 = B.getInt64Ty();
+  auto Field = [&](unsigned I, const char *Name) {
+    return B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Window, I),
+                        Name);
+  };
+  Value *Lo = Field(0, "hetero.lo");
+  Value *Hi = Field(1, "hetero.hi");
+  Value *Active =
+      B.CreateICmpNE(Field(2, ""), ConstantInt::get(I64, 0), "hetero.active");
+  return {Lo, B.CreateSub(Hi, ConstantInt::get(I64, 1)), Active};
+}
+
+/// V, clamped to the window (Lower: at least lo, else at most hi - 1) when
+/// the window is active.
+Value *clampIfActive(IRBuilder<> &B, const WindowValues &W, Value *V,
+                     bool Signed, bool Lower) {
+  return B.CreateSelect(
+      W.Active, clampValue(B, V, Lower ? W.Lo : W.Last, Signed, Lower), V);
+}
+
 /// Clamps the call's [lb, ub] to the window when the window is active.
 void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
   IRBuilder<> B(IC.Call);
-  Type *I64 = B.getInt64Ty();
-  Value *Lo = B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Window, 0),
-                           "hetero.lo");
-  Value *Hi = B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Window, 1),
-                           "hetero.hi");
-  Value *Active = B.CreateICmpNE(
-      B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Window, 2)),
-      ConstantInt::get(I64, 0), "hetero.active");
-  Value *Last = B.CreateSub(Hi, ConstantInt::get(I64, 1));
+  WindowValues W = loadWindow(B, Window);
   unsigned LbArg = IC.ByValue ? 3 : 4, UbArg = IC.ByValue ? 4 : 5;
   if (IC.ByValue) {
     Value *Lb = IC.Call->getArgOperand(LbArg);
     Value *Ub = IC.Call->getArgOperand(UbArg);
-    IC.Call->setArgOperand(
-        LbArg,
-        B.CreateSelect(Active, clampValue(B, Lb, Lo, IC.Signed, true), Lb));
-    IC.Call->setArgOperand(
-        UbArg,
-        B.CreateSelect(Active, clampValue(B, Ub, Last, IC.Signed, false), Ub));
+    IC.Call->setArgOperand(LbArg, clampIfActive(B, W, Lb, IC.Signed, true));
+    IC.Call->setArgOperand(UbArg, clampIfActive(B, W, Ub, IC.Signed, false));
     return;
   }
   // The bounds' type is the init function's: i32 for _4/_4u, i64 for _8/_8u.
@@ -150,11 +164,8 @@ void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
   Value *PUb = IC.Call->getArgOperand(UbArg);
   Value *Lb = B.CreateLoad(Ty, PLb);
   auto *Ub = B.CreateLoad(Ty, PUb);
-  B.CreateStore(
-      B.CreateSelect(Active, clampValue(B, Lb, Lo, IC.Signed, true), Lb), PLb);
-  B.CreateStore(
-      B.CreateSelect(Active, clampValue(B, Ub, Last, IC.Signed, false), Ub),
-      PUb);
+  B.CreateStore(clampIfActive(B, W, Lb, IC.Signed, true), PLb);
+  B.CreateStore(clampIfActive(B, W, Ub, IC.Signed, false), PUb);
   // Chunked schedules step [lb, ub] by the stride and bound it by the loop's
   // own last iteration, not by the ub handed to the runtime: every later read
   // of ub is clamped too, so no chunk runs past the window.
@@ -171,14 +182,8 @@ void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
     for (Use &U : L->uses())
       Uses.push_back(&U);
     IRBuilder<> After(L->getNextNode());
-    Value *Hi2 = After.CreateLoad(
-        I64, After.CreateConstInBoundsGEP1_64(I64, Window, 1), "hetero.hi");
-    Value *Active2 = After.CreateICmpNE(
-        After.CreateLoad(I64, After.CreateConstInBoundsGEP1_64(I64, Window, 2)),
-        ConstantInt::get(I64, 0), "hetero.active");
-    Value *Last2 = After.CreateSub(Hi2, ConstantInt::get(I64, 1));
-    Value *Clamped = After.CreateSelect(
-        Active2, clampValue(After, L, Last2, IC.Signed, false), L);
+    Value *Clamped =
+        clampIfActive(After, loadWindow(After, Window), L, IC.Signed, false);
     for (Use *U : Uses)
       U->set(Clamped);
   }

@@ -400,17 +400,9 @@ RangeSet DataLayer::validOnlyOn(NodeId N, Buffer &B) {
 
 bool DataLayer::discardNode(NodeId N, const std::vector<Buffer *> &Touched) {
   Lock L(Mutex);
-  for (Buffer *B : Touched) {
-    for (const Range &R : B->Valid[N].ranges()) {
-      RangeSet Elsewhere;
-      for (NodeId S = 0; S < numNodes(); ++S)
-        if (S != N)
-          for (const Range &H : B->Valid[S].intersect(R.Lo, R.Hi))
-            Elsewhere.insert(H.Lo, H.Hi);
-      if (!Elsewhere.contains(R.Lo, R.Hi))
-        return false;
-    }
-  }
+  for (Buffer *B : Touched)
+    if (!validOnlyOn(N, *B).empty())
+      return false;
   for (Buffer *B : Touched)
     B->Valid[N].clear();
   return true;

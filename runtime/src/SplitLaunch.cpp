@@ -309,6 +309,12 @@ SplitResult Splitter::run() {
   std::vector<bool> Ok = runChunks(All, Assign, NodeArgs);
 
   SplitResult Result;
+  auto Finish = [&](SplitOutcome Outcome, std::string Reason) {
+    Result.Outcome = Outcome;
+    Result.Reason = std::move(Reason);
+    Result.Usage = Usage;
+    return Result;
+  };
   std::set<size_t> Failed;
   for (size_t C = 0; C < Chunks.size(); ++C)
     if (!Ok[C])
@@ -329,29 +335,23 @@ SplitResult Splitter::run() {
     for (size_t M : Failed) {
       Result.FailedMembers.push_back(M);
       if (Healthy == Members.size() || !evacuate(M, Again)) {
-        Result.Outcome = SplitOutcome::Failed;
-        Result.Reason = "chunks failed on " + Members[M].Name +
-                        " and no other member can take them";
-        Result.Usage = Usage;
-        return Result;
+        return Finish(SplitOutcome::Failed,
+                      "chunks failed on " + Members[M].Name +
+                          " and no other member can take them");
       }
     }
     for (size_t C : Again) {
       Assign[C] = Healthy;
       if (!resetPrivates(C) ||
           !prepare(C, Members[Healthy].Node, NodeArgs[C])) {
-        Result.Outcome = SplitOutcome::Failed;
-        Result.Reason = "no room on " + Members[Healthy].Name;
-        Result.Usage = Usage;
-        return Result;
+        return Finish(SplitOutcome::Failed,
+                      "no room on " + Members[Healthy].Name);
       }
     }
     std::vector<bool> Again2 = runChunks(Again, Assign, NodeArgs);
     if (std::find(Again2.begin(), Again2.end(), false) != Again2.end()) {
-      Result.Outcome = SplitOutcome::Failed;
-      Result.Reason = "chunks failed again on " + Members[Healthy].Name;
-      Result.Usage = Usage;
-      return Result;
+      return Finish(SplitOutcome::Failed,
+                    "chunks failed again on " + Members[Healthy].Name);
     }
   }
   for (size_t C = 0; C < Chunks.size(); ++C) {
@@ -363,14 +363,10 @@ SplitResult Splitter::run() {
       if (Buffer *B = Layer.find(reinterpret_cast<uintptr_t>(Copies[C].Ptr)))
         Layer.markWritten(Node, *B, 0, B->Size);
   }
-  if (!combineReductions()) {
-    Result.Outcome = SplitOutcome::Failed;
-    Result.Reason = "reduction partials could not be read back";
-  } else {
-    Result.Outcome = SplitOutcome::Done;
-  }
-  Result.Usage = Usage;
-  return Result;
+  if (!combineReductions())
+    return Finish(SplitOutcome::Failed,
+                  "reduction partials could not be read back");
+  return Finish(SplitOutcome::Done, "");
 }
 
 } // namespace
