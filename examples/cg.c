@@ -33,12 +33,6 @@
 
 #include "example-util.h"
 
-/* No fused multiply-add: GPU and CPU must round identically.  (GCC does
- * not implement this pragma; it warns about it, so it is skipped there.) */
-#if !defined(__GNUC__) || defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
-
 #define SHIFT 0.1
 
 static void usage(const char *prog) {

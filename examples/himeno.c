@@ -36,12 +36,6 @@
 
 #include "example-util.h"
 
-/* No fused multiply-add: GPU and CPU must round identically.  (GCC does
- * not implement this pragma; it warns about it, so it is skipped there.) */
-#if !defined(__GNUC__) || defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
-
 static const struct {
   const char *name;
   int mimax, mjmax, mkmax;

@@ -28,12 +28,6 @@
 
 #include "example-util.h"
 
-/* No fused multiply-add: GPU and CPU must round identically.  (GCC does
- * not implement this pragma; it warns about it, so it is skipped there.) */
-#if !defined(__GNUC__) || defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
-
 static void usage(const char *prog) {
   fprintf(stderr,
           "usage: %s [N] [ITERS]\n"

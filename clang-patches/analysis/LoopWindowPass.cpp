@@ -25,6 +25,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -189,6 +190,31 @@ void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
   }
 }
 
+/// `a * b + c` in one expression is an llvm.fmuladd (clang's default
+/// -ffp-contract=on), which a target may fuse or not: NVPTX fuses, x86_64
+/// without FMA does not. Every member must round an iteration the same way,
+/// so the device images fuse all of them (the x86_64 image is built with
+/// -mfma by the clang entry points; the plugin checks the CPU has FMA).
+bool fuseMultiplyAdds(Module &M) {
+  SmallVector<IntrinsicInst *, 16> Calls;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *II = dyn_cast<IntrinsicInst>(&I))
+        if (II->getIntrinsicID() == Intrinsic::fmuladd)
+          Calls.push_back(II);
+  for (IntrinsicInst *II : Calls) {
+    IRBuilder<> B(II);
+    CallInst *Fma = B.CreateIntrinsic(
+        Intrinsic::fma, {II->getType()},
+        {II->getArgOperand(0), II->getArgOperand(1), II->getArgOperand(2)});
+    Fma->copyFastMathFlags(II);
+    Fma->takeName(II);
+    II->replaceAllUsesWith(Fma);
+    II->eraseFromParent();
+  }
+  return !Calls.empty();
+}
+
 GlobalVariable *addGlobal(Module &M, const std::string &Name, Constant *Init,
                           bool Const) {
   unsigned AS = M.getDataLayout().getDefaultGlobalsAddressSpace();
@@ -207,7 +233,7 @@ struct LoopWindowPass : PassInfoMixin<LoopWindowPass> {
     if (!M.getModuleFlag("openmp-device"))
       return PreservedAnalyses::all();
     bool HostImage = Triple(M.getTargetTriple()).isX86();
-    bool Changed = false;
+    bool Changed = fuseMultiplyAdds(M);
     std::vector<Function *> Kernels;
     for (Function &F : M)
       if (!F.isDeclaration() && !F.hasLocalLinkage() &&

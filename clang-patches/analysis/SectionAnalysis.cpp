@@ -106,6 +106,9 @@ private:
   // Why the kernel should stay off GPUs (an LLVM 19 device runtime defect
   // that the stock cuda plugin shows too), or empty.
   std::string HostOnly;
+  // Math functions GPUs and CPUs round differently (CUDA's libdevice against
+  // glibc): the kernel's iterations must all run on members of one kind.
+  std::set<std::string> DeviceMath;
 
   void refuse(const std::string &Why) {
     if (Reason.empty())
@@ -1045,6 +1048,15 @@ private:
     OS << "hetero-kernel 1\n";
     if (!HostOnly.empty())
       OS << "host-only " << HostOnly << "\n";
+    if (!DeviceMath.empty()) {
+      OS << "one-kind calls";
+      const char *Sep = " ";
+      for (const std::string &F : DeviceMath) {
+        OS << Sep << F;
+        Sep = ", ";
+      }
+      OS << ", which GPUs and CPUs round differently\n";
+    }
     if (!Reason.empty()) {
       OS << "split no " << Reason << "\n";
       return OS.str();
@@ -1069,16 +1081,39 @@ private:
 /// A function a kernel may call without touching memory: scalar parameters,
 /// no globals but constants, calls only to such functions or math builtins.
 bool KernelAnalysis::isPureFunction(const FunctionDecl *FD, unsigned Depth) {
-  if (FD->getBuiltinID() != 0)
+  // Exact (or correctly rounded) on every member.
+  static const std::set<std::string> ExactMath = {
+      "sqrt",  "fabs",   "fabsf",    "floor",    "floorf", "ceil",
+      "ceilf", "fmin",   "fminf",    "fmax",     "fmaxf",  "abs",
+      "labs",  "llabs",  "fmod",     "fmodf",    "trunc",  "truncf",
+      "round", "roundf", "copysign", "copysignf"};
+  // Rounded by each device's own library (within a few ulp): sqrtf too, as
+  // CUDA's __nv_sqrtf may be an approximation.
+  static const std::set<std::string> DeviceDependentMath = {
+      "sqrtf", "exp",  "expf",  "log",   "logf",   "sin",   "sinf",  "cos",
+      "cosf",  "tan",  "tanf",  "pow",   "powf",   "exp2",  "exp2f", "log2",
+      "log2f", "atan", "atanf", "atan2", "atan2f", "tanh",  "tanhf", "erf",
+      "erff",  "cbrt", "cbrtf", "hypot", "hypotf", "log10", "log10f"};
+  // The GPU compile calls the math headers' `declare variant`s, named
+  // "sqrt[device={arch(nvptx, nvptx64)}, ...]": the same function.
+  std::string Name = FD->getNameAsString();
+  Name = Name.substr(0, Name.find('['));
+  if (Name.rfind("__builtin_", 0) == 0)
+    Name = Name.substr(10);
+  if (DeviceDependentMath.count(Name)) {
+    DeviceMath.insert(Name);
     return true;
-  static const std::set<std::string> Math = {
-      "sqrt",  "sqrtf",  "fabs",  "fabsf", "exp",   "expf",  "log",   "logf",
-      "sin",   "sinf",   "cos",   "cosf",  "tan",   "tanf",  "pow",   "powf",
-      "floor", "floorf", "ceil",  "ceilf", "fmin",  "fminf", "fmax",  "fmaxf",
-      "abs",   "labs",   "llabs", "fmod",  "fmodf", "exp2",  "log2",  "atan",
-      "atan2", "tanh",   "erf",   "cbrt",  "hypot", "round", "trunc", "log10"};
-  if (Math.count(FD->getNameAsString()))
+  }
+  if (ExactMath.count(Name))
     return true;
+  // Other builtins, as long as they cannot touch memory (memcpy, frexp,
+  // sincos do).
+  if (FD->getBuiltinID() != 0) {
+    for (const ParmVarDecl *P : FD->parameters())
+      if (P->getType()->isPointerType())
+        return false;
+    return true;
+  }
   if (Depth > 4 || !FD->hasBody())
     return false;
   for (const ParmVarDecl *P : FD->parameters())

@@ -253,6 +253,10 @@ private:
   bool hasKernel(const Member &M, const HeteroKernel &K) const;
   /// The descriptor keeps K off GPUs (host-only) and a CPU member has it.
   bool offGpu(const HeteroKernel &K) const;
+  /// With a one-kind descriptor, narrows a split's members to the GPUs, or
+  /// to the CPU-side members when no GPU takes part.
+  void keepOneKind(const HeteroKernel &K, std::vector<size_t> &Index,
+                   std::vector<SplitMember> &Split) const;
   bool setWindow(const Member &M, WindowSlot &W, uint64_t Lo, uint64_t Hi,
                  bool Active);
   /// Launches K on M's back end from the calling thread.
@@ -302,6 +306,12 @@ llvm::Error HeteroPluginTy::init() {
                                    "hetero: the host back end did not start");
   initCuda();
   initMembers();
+  if (Members.empty()) {
+    Pool.stop();
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "hetero: no GPU and no CPU member to run "
+                                   "kernels on");
+  }
   if (const char *P = getenv("HETERO_MEMBER"))
     Pin = P;
   initSplitSettings();
@@ -340,6 +350,16 @@ void HeteroPluginTy::initCudaDevices() {
 void HeteroPluginTy::initMembers() {
   int NumGpus = NumCudaDevices;
   int NumSim = std::max(0, envInt("HETERO_SIMULATE", 0));
+  // The x86_64 image is built with FMA (see LoopWindowPass); without it the
+  // CPU side runs nothing, and with no GPU either init fails, so libomptarget
+  // runs the program's host fallback.
+  bool CpuSide = __builtin_cpu_supports("fma");
+  if (!CpuSide) {
+    error("this CPU has no FMA instructions, which the x86_64 image of "
+          "hetero programs uses: CPU cores and simulated accelerators stay "
+          "out of the pool");
+    NumSim = 0;
+  }
   // Each simulated accelerator runs its own copy of the x86_64 image (own
   // globals, like a GPU), on its own device of the host back end.
   int MaxSim = Host->number_of_devices() - 1;
@@ -355,15 +375,15 @@ void HeteroPluginTy::initMembers() {
       break;
     }
   NumSimulated = NumSim;
-  // One core reserved per GPU for its driver thread; the rest are CPU
-  // workers: the simulated accelerators and the CPU pool. (Fewer workers make
-  // the CPU pool's chunks up to 12x faster, STARPU_NCPU=1 on an H200 node,
-  // but the GPU lit run then stalled once in split-nowait.c under -j4: not
-  // the default until understood.)
+  // One StarPU CPU worker per CPU-side member (each simulated accelerator,
+  // and the CPU pool, whose kernels fork their own OpenMP team over the
+  // cores). Tasks go to named workers, so more workers would only spin
+  // (StarPU's drivers poll) against that team: on an H200 node the CPU
+  // pool's chunks ran 12x slower with one worker per core.
   int Cores = availableCores();
   StarPUPool::Config C;
   C.NumGpus = NumGpus;
-  C.NumCpus = std::max(NumSim + 1, Cores - NumGpus);
+  C.NumCpus = NumSim + 1;
   std::string Err;
   bool HavePool = Pool.start(C, Err);
   if (!HavePool)
@@ -405,11 +425,13 @@ void HeteroPluginTy::initMembers() {
         S, static_cast<size_t>(envBytes("HETERO_SIMULATE_MEMORY"))));
     Members.push_back(M);
   }
-  Member Cpu;
-  Cpu.Kind = MemberKind::CpuPool;
-  Cpu.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu] : -1;
-  Cpu.Node = HostNode;
-  Members.push_back(Cpu);
+  if (CpuSide) {
+    Member Cpu;
+    Cpu.Kind = MemberKind::CpuPool;
+    Cpu.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu] : -1;
+    Cpu.Node = HostNode;
+    Members.push_back(Cpu);
+  }
 
   std::string List;
   for (const Member &M : Members)
@@ -744,6 +766,32 @@ bool HeteroPluginTy::runOn(const Member &M, HeteroKernel &K,
   return Pool.runOn(M.WorkerId, Launch);
 }
 
+void HeteroPluginTy::keepOneKind(const HeteroKernel &K,
+                                 std::vector<size_t> &Index,
+                                 std::vector<SplitMember> &Split) const {
+  if (K.Desc->oneKind().empty())
+    return;
+  auto IsGpu = [&](size_t I) {
+    return Members[Index[I]].Kind == MemberKind::Gpu;
+  };
+  bool AnyGpu = false;
+  for (size_t I = 0; I < Split.size(); ++I)
+    AnyGpu |= IsGpu(I);
+  // The GPUs when they take part (they have the throughput), else the
+  // CPU-side members, which all run the same x86_64 code.
+  size_t Kept = 0;
+  for (size_t I = 0; I < Split.size(); ++I)
+    if (IsGpu(I) == AnyGpu) {
+      Index[Kept] = Index[I];
+      Split[Kept++] = Split[I];
+    }
+  if (Kept < Split.size())
+    info(2, "kernel %s: %s only (%s)", K.Name.c_str(),
+         AnyGpu ? "GPUs" : "CPU-side members", K.Desc->oneKind().c_str());
+  Index.resize(Kept);
+  Split.resize(Kept);
+}
+
 SplitOutcome HeteroPluginTy::trySplit(HeteroKernel &K, void **TgtArgs,
                                       ptrdiff_t *TgtOffsets,
                                       const KernelArgsTy &KernelArgs,
@@ -782,6 +830,7 @@ SplitOutcome HeteroPluginTy::trySplit(HeteroKernel &K, void **TgtArgs,
     Rec.Reason = "no pool member has the kernel's loop window";
     return SplitOutcome::NotSplit;
   }
+  keepOneKind(K, Index, Split);
   SplitLaunchInput In;
   In.Desc = K.Desc.get();
   In.Args.resize(KernelArgs.NumArgs);

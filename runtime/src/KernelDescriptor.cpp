@@ -269,11 +269,12 @@ bool DescriptorParser::line(const std::string &Raw) {
     Out.Reason = trim(L.substr(At + 2));
     return true;
   }
-  if (Kind == "host-only") {
+  if (Kind == "host-only" || Kind == "one-kind") {
     // The reason is the raw rest of the line.
-    Out.HostOnly = trim(L.substr(L.find("host-only") + 9));
-    if (Out.HostOnly.empty())
-      return fail("host-only needs a reason");
+    std::string &Why = Kind == "host-only" ? Out.HostOnly : Out.OneKind;
+    Why = trim(L.substr(L.find(Kind) + Kind.size()));
+    if (Why.empty())
+      return fail(Kind + " needs a reason");
     return true;
   }
   if (Kind == "nest") {

@@ -138,6 +138,21 @@ TEST(KernelDescriptor, HostOnlyKeepsItsReason) {
   EXPECT_NE(Err.find("host-only needs a reason"), std::string::npos) << Err;
 }
 
+TEST(KernelDescriptor, OneKindKeepsItsReason) {
+  KernelDescriptor D =
+      parseOk("hetero-kernel 1\none-kind calls expf, sin, which GPUs and "
+              "CPUs round differently\nsplit yes\nnest 1\nloop 0 0 lt 4 1");
+  EXPECT_EQ(D.oneKind(),
+            "calls expf, sin, which GPUs and CPUs round differently");
+  EXPECT_TRUE(D.splittable());
+  EXPECT_TRUE(D.hostOnly().empty());
+  KernelDescriptor Bad;
+  std::string Err;
+  EXPECT_FALSE(
+      KernelDescriptor::parse("hetero-kernel 1\none-kind\n", Bad, Err));
+  EXPECT_NE(Err.find("one-kind needs a reason"), std::string::npos) << Err;
+}
+
 TEST(KernelDescriptor, SplitNoKeepsTheReason) {
   KernelDescriptor D = parseOk(
       "hetero-kernel 1\nsplit no calls 'foo(int)' (twice)  \nreduce 2 max "

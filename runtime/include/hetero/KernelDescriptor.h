@@ -24,6 +24,9 @@
 //   host-only <reason>            run it on CPU members only, split or not
 //                                 (a GPU device runtime defect); the reason
 //                                 is the rest of the line
+//   one-kind <reason>             split it over members of one kind only
+//                                 (GPUs, or CPU-side members): its results
+//                                 depend on the device's math library
 //
 // After the first line, lines come in any order; empty lines are ignored.
 // Expressions are s-expressions over int64 (parentheses need no spaces):
@@ -132,6 +135,9 @@ public:
   const std::string &reason() const { return Reason; }
   /// Why the kernel must stay off GPUs ("host-only <reason>"), or empty.
   const std::string &hostOnly() const { return HostOnly; }
+  /// Why a split must not mix GPUs with CPU-side members ("one-kind
+  /// <reason>"), or empty.
+  const std::string &oneKind() const { return OneKind; }
   /// Number of collapsed loops; 0 when the descriptor has no nest line.
   unsigned depth() const { return static_cast<unsigned>(Loops.size()); }
   const std::vector<DescLoop> &loops() const { return Loops; }
@@ -151,6 +157,7 @@ private:
   bool Splittable = false;
   std::string Reason;
   std::string HostOnly;
+  std::string OneKind;
   std::vector<DescLoop> Loops;
   std::vector<DescVar> Vars;
   std::vector<DescAccess> Accesses;
