@@ -3,12 +3,14 @@
 # its root): runs the lit suite (prebuilt programs) and/or the examples, each
 # under the stock cuda plugin and under hetero in the same invocation.
 #
-#   run-gpu-tests.sh [results-dir] [lit|examples|all]
+#   run-gpu-tests.sh [results-dir] [lit|examples|all|stress]
 #
 # examples: every example under both plugins (answers must agree), then the
 # 2-D Jacobi halo check: 16384 x 16384 doubles split over the GPUs only
 # (HETERO_MEMBERS), 20 and 40 sweeps; the difference of the two runs'
 # HETERO_STATS byte counts is what 20 sweeps move.
+# stress: split-nowait 100 times (STRESS_RUNS), 4 at a time; stalls are
+# caught and their threads' stacks kept.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 res=${1:-results}
@@ -79,5 +81,37 @@ print("halo check:", "PASS" if ok else "FAIL (needs two GPUs splitting the sweep
 PY
   } >"$res/examples.txt" 2>&1
   cat "$res/examples.txt"
+fi
+if [ "$what" = stress ]; then
+  # split-nowait (concurrent target nowait kernels) many times, four at a
+  # time, under the default pool; a run still going after 120 s is a stall:
+  # its threads' kernel wait channels and stacks are kept.
+  exe=$here/lit/prebuilt/split-nowait.c.tmp
+  one() {
+    local i=$1 log=$res/stress.$1.txt
+    LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 "$exe" >"$log" 2>&1 &
+    local pid=$! t=0
+    while kill -0 $pid 2>/dev/null && [ $t -lt 1200 ]; do sleep 0.1; t=$((t + 1)); done
+    if kill -0 $pid 2>/dev/null; then
+      for task in /proc/$pid/task/*; do
+        echo "== $(cat "$task/comm") $(cat "$task/wchan")"
+        cat "$task/stack" 2>/dev/null
+      done >"$res/stall.$i.txt"
+      command -v gdb >/dev/null &&
+        gdb -batch -p $pid -ex "thread apply all bt" >>"$res/stall.$i.txt" 2>&1
+      kill -9 $pid
+      echo "run $i: STALL"
+      return
+    fi
+    wait $pid
+    local st=$?
+    grep -q "done failures=0" "$log" && [ $st = 0 ] && { rm -f "$log"; echo "run $i: ok"; } ||
+      echo "run $i: FAIL ($st)"
+  }
+  export -f one
+  export res exe
+  seq 1 ${STRESS_RUNS:-100} | xargs -P 4 -I{} bash -c 'one {}' >"$res/stress.txt"
+  sort "$res/stress.txt" | awk '{print $3}' | sort | uniq -c
+  grep -q -v ": ok" "$res/stress.txt" && rc=1
 fi
 exit $rc
