@@ -36,6 +36,14 @@ CFG
     >"$res/lit.txt" 2>&1
   rc=$?
   tail -30 "$res/lit.txt"
+  # The failed tests' outputs (their programs' stderr goes to files).
+  grep -o "^FAIL: hetero :: .*(" "$res/lit.txt" | sed 's/^FAIL: hetero :: //; s/ ($//' |
+    while read -r t; do
+      for f in "$here/lit/out/$(dirname "$t")/Output/$(basename "$t")".tmp.*; do
+        [ -f "$f" ] && [ "$(stat -c %s "$f")" -lt 1000000 ] &&
+          grep -Iq . "$f" && cp "$f" "$res/"
+      done
+    done
   # What the split tests' statistics say about who took chunks.
   find "$here/lit/out" -name '*.tmp.cpu' -o -name '*.tmp.sim' | sort |
     while read -r f; do echo "== ${f#$here/lit/out/}"; grep hetero-stats "$f"; done \
@@ -86,10 +94,17 @@ if [ "$what" = stress ]; then
   # split-nowait (concurrent target nowait kernels) many times, four at a
   # time, under the default pool; a run still going after 120 s is a stall:
   # its threads' kernel wait channels and stacks are kept.
+  # Each run takes the next setting in turn: the default pool, 4 chunks per
+  # member, and the host fallback (no offload).
   exe=$here/lit/prebuilt/split-nowait.c.tmp
   one() {
     local i=$1 log=$res/stress.$1.txt
-    LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 "$exe" >"$log" 2>&1 &
+    local -a settings=("LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1"
+      "LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 HETERO_CHUNKS=4"
+      "OMP_TARGET_OFFLOAD=DISABLED")
+    local setting=${settings[$((i % 3))]}
+    echo "setting: $setting" >"$log"
+    env $setting "$exe" >>"$log" 2>&1 &
     local pid=$! t=0
     while kill -0 $pid 2>/dev/null && [ $t -lt 1200 ]; do sleep 0.1; t=$((t + 1)); done
     if kill -0 $pid 2>/dev/null; then
@@ -100,18 +115,18 @@ if [ "$what" = stress ]; then
       command -v gdb >/dev/null &&
         gdb -batch -p $pid -ex "thread apply all bt" >>"$res/stall.$i.txt" 2>&1
       kill -9 $pid
-      echo "run $i: STALL"
+      echo "run $i: STALL ($setting)"
       return
     fi
     wait $pid
     local st=$?
     grep -q "done failures=0" "$log" && [ $st = 0 ] && { rm -f "$log"; echo "run $i: ok"; } ||
-      echo "run $i: FAIL ($st)"
+      echo "run $i: FAIL ($st, $setting)"
   }
   export -f one
   export res exe
   seq 1 ${STRESS_RUNS:-100} | xargs -P 4 -I{} bash -c 'one {}' >"$res/stress.txt"
-  sort "$res/stress.txt" | awk '{print $3}' | sort | uniq -c
+  cut -d' ' -f3- "$res/stress.txt" | sort | uniq -c
   grep -q -v ": ok" "$res/stress.txt" && rc=1
 fi
 exit $rc

@@ -67,7 +67,7 @@ int main(void) {
 // DESC-DAG: hetero-desc main:[[#@LINE+4]]: hetero-kernel 1 one-kind calls expf, powf, sin, which GPUs and CPUs round differently
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+3]] launches=1 split=yes
 // STATS-GPU-DAG: hetero-stats kernel={{.*}}_l[[@LINE+2]] launches=1 split=yes {{.*}}members={{(cuda:[^, ]+,?)+}} bytes_h2d
-// STATS-SIM-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes {{.*}}members={{(cuda:[^, ]+,?)+|sim:0:.*cpu:[^, ]+}} bytes_h2d
+// STATS-SIM-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split={{yes|no\(one member, one chunk\)}} {{.*}}members={{(cuda:[^, ]+,?)+|sim:0:.*cpu:[^, ]+}} bytes_h2d
 #pragma omp target teams distribute parallel for map(to : a[0 : n], af[0 : n]) \
     map(from : m[0 : n])
   for (int i = 0; i < n; ++i)
