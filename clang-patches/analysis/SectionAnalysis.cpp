@@ -1100,6 +1100,10 @@ bool KernelAnalysis::isPureFunction(const FunctionDecl *FD, unsigned Depth) {
   Name = Name.substr(0, Name.find('['));
   if (Name.rfind("__builtin_", 0) == 0)
     Name = Name.substr(10);
+  // C++'s float overload std::sqrt(float) is sqrtf on the GPU.
+  if (Name == "sqrt" &&
+      !FD->getReturnType()->isSpecificBuiltinType(BuiltinType::Double))
+    Name = "sqrtf";
   if (DeviceDependentMath.count(Name)) {
     DeviceMath.insert(Name);
     return true;
