@@ -3,12 +3,13 @@
 # its root): runs the lit suite (prebuilt programs) and/or the examples, each
 # under the stock cuda plugin and under hetero in the same invocation.
 #
-#   run-gpu-tests.sh [results-dir] [lit|examples|all|stress]
+#   run-gpu-tests.sh [results-dir] [lit|examples|all|stress|bench]
 #
 # examples: every example under both plugins (answers must agree), then the
 # 2-D Jacobi halo check: 16384 x 16384 doubles split over the GPUs only
 # (HETERO_MEMBERS), 20 and 40 sweeps; the difference of the two runs'
 # HETERO_STATS byte counts is what 20 sweeps move.
+# bench: bench.py (tables, bench.csv, bench.png) over the examples.
 # stress: split-nowait 100 times (STRESS_RUNS), 4 at a time; stalls are
 # caught and their threads' stacks kept.
 set -uo pipefail
@@ -90,6 +91,13 @@ PY
   } >"$res/examples.txt" 2>&1
   cat "$res/examples.txt"
 fi
+if [ "$what" = bench ]; then
+  # The benchmark harness: stock cuda plugin against hetero, same invocation.
+  python3 "$here/bench.py" --bin "$here/bin" --out "$res" --plot \
+    ${BENCH_ARGS:-} | tee "$res/bench.txt"
+  rc=${PIPESTATUS[0]}
+fi
+
 if [ "$what" = stress ]; then
   # split-nowait (concurrent target nowait kernels) many times, four at a
   # time, under the default pool; a run still going after 120 s is a stall:
