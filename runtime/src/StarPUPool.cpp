@@ -56,6 +56,11 @@ bool StarPUPool::start(const Config &C, std::string &Err) {
   // pin its worker threads (the threads would inherit one core). The user's
   // own settings win.
   setenv("STARPU_WORKERS_NOBIND", "1", /*overwrite=*/0);
+  // Chunks run synchronously on their CUDA worker: no pipeline. With one,
+  // StarPU polls an event after each task and aborts the process when a
+  // kernel has faulted; without, it only synchronises its stream, and the
+  // plugin takes the failed GPU out of the pool and reruns elsewhere.
+  setenv("STARPU_CUDA_PIPELINE", "0", 0);
   if (infoLevel() < 2)
     setenv("STARPU_SILENT", "1", 0);
   struct starpu_conf Conf;
