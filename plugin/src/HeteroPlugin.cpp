@@ -7,6 +7,7 @@
 // choice of member to the runtime's scheduler.
 //
 //===----------------------------------------------------------------------===//
+#include "CpuTeam.h"
 #include "CudaNode.h"
 #include "ImageSymbols.h"
 #include "ImageTable.h"
@@ -285,6 +286,9 @@ private:
   std::string Pin;
   // Splitting: chunks per member, member weights (HETERO_MEMBERS).
   unsigned ChunksPerMember = 1;
+  // OpenMP threads of the CPU pool's kernels (HETERO_CPU_THREADS; default:
+  // a core per GPU left to its StarPU worker).
+  int CpuThreads = 0;
   std::map<std::string, double> MemberWeights;
   bool MembersListed = false;
   // One launch at a time, so that the bytes copied during a launch are its.
@@ -433,11 +437,17 @@ void HeteroPluginTy::initMembers() {
     Members.push_back(Cpu);
   }
 
+  CpuThreads = std::max(1, Cores - NumGpus);
+  if (getenv("HETERO_CPU_THREADS"))
+    CpuThreads = std::max(1, envInt("HETERO_CPU_THREADS", CpuThreads));
+
   std::string List;
   for (const Member &M : Members)
     List += (List.empty() ? "" : ", ") + M.name();
-  info(1, "pool: %s (%d cores, %d StarPU CPU workers)", List.c_str(), Cores,
-       static_cast<int>(CpuWorkers.size()));
+  info(1,
+       "pool: %s (%d cores, %d StarPU CPU workers, CPU pool kernels on "
+       "%d threads)",
+       List.c_str(), Cores, static_cast<int>(CpuWorkers.size()), CpuThreads);
 }
 
 // HETERO_CHUNKS=<n>: chunks per member and launch (default 1).
@@ -747,6 +757,7 @@ bool HeteroPluginTy::launchOn(const Member &M, HeteroKernel &K,
   if (M.Kind == MemberKind::Simulated)
     return Host->launch_kernel(1 + M.Index, K.SimKernels[M.Index], ArgPtrs,
                                Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
+  limitOpenMPThreads(CpuThreads);
   return Host->launch_kernel(0, K.HostKernel, ArgPtrs, Offsets.data(), &KA,
                              nullptr) == OFFLOAD_SUCCESS;
 }
