@@ -28,12 +28,11 @@ __attribute__((unused)) static uint64_t hash_bytes(const void *p, size_t n) {
 
 // Prints "<what>: hash=<fnv of got> ok|FAIL"; ok when the n bytes at got
 // equal those at want (the host reference) bit for bit.
-__attribute__((unused)) static void check_bytes(const char *what,
-                                                const void *got,
-                                                const void *want, size_t n) {
+__attribute__((unused)) static void
+check_bytes(const char *what, const void *got, const void *want, size_t n) {
   int ok = memcmp(got, want, n) == 0;
-  printf("%s: hash=%016llx %s\n", what,
-         (unsigned long long)hash_bytes(got, n), ok ? "ok" : "FAIL");
+  printf("%s: hash=%016llx %s\n", what, (unsigned long long)hash_bytes(got, n),
+         ok ? "ok" : "FAIL");
   failures += !ok;
 }
 
