@@ -25,6 +25,9 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from same_answers import same  # noqa: E402
+
 # name -> (arguments, rate regex on stderr, unit, higher is better)
 CASES = {
     "jacobi": (["4096", "100"], r"([\d.]+) Mpoint-updates/s", "Mpoint/s", True),
@@ -68,27 +71,12 @@ def config_env(name, gpus):
     return env
 
 
-def same_answer(a, b):
-    ta = re.findall(r"(\w+)=(\S+)", a)
-    tb = re.findall(r"(\w+)=(\S+)", b)
-    if [k for k, _ in ta] != [k for k, _ in tb]:
-        return False
-    for (k, va), (_, vb) in zip(ta, tb):
-        if k in REDUCTION_FIELDS:
-            x, y = float(va), float(vb)
-            if abs(x - y) > REDUCTION_FIELDS[k] * max(abs(x), abs(y)):
-                return False
-        elif va != vb:
-            return False
-    return True
-
-
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--bin", default=None,
                    help="examples directory (default: build/examples/bin, "
-                   "or bin/ next to this script in the bundle)")
+                   "or the bundle's bin/)")
     p.add_argument("--out", default="bench-results")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--cases", default=",".join(CASES))
@@ -97,7 +85,7 @@ def main():
     a = p.parse_args()
     bin_dir = a.bin
     if not bin_dir:
-        for cand in (os.path.join(here, "bin"),
+        for cand in (os.path.join(here, "..", "bin"),
                      os.path.join(here, "..", "build", "examples", "bin")):
             if os.path.isdir(cand):
                 bin_dir = cand
@@ -139,8 +127,8 @@ def main():
                          "answer": answers[cfg]})
         for row in rows:
             if row["case"] == case:
-                row["same_answer"] = same_answer(answers[configs[0]],
-                                                 row["answer"])
+                row["same_answer"] = same(answers[configs[0]], row["answer"],
+                                          REDUCTION_FIELDS)
                 stock = next(r for r in rows
                              if r["case"] == case and r["config"] == configs[0])
                 speed = (row["median"] / stock["median"] if higher

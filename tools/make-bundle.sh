@@ -5,7 +5,8 @@
 #   lib/      libomptarget (with the hetero plugin), StarPU and the rest of
 #             the runtime closure (CUDA's own libraries are on those machines)
 #   lit/      lit, the lit suite with its programs prebuilt, FileCheck, not
-#   run-gpu-tests.sh, bench.py
+#   run-gpu-tests.sh
+#   tools/    bench.py and same_answers.py
 # into <out-dir>/hetero-bundle.tar.xz (at most 64 MiB, checked).
 #
 #   make-bundle.sh <build-dir> <source-dir> <out-dir> [gpu-arch]
@@ -45,8 +46,10 @@ for f in "$b"/lib/libomptarget.so.19.1 "$b"/lit/tools/* "$b"/bin/*; do collect "
 # libomptarget's libomp must be LLVM 19's, not an older system one.
 cp -L /usr/lib/llvm-19/lib/libomp.so.5 "$b/lib/libomp.so.5"
 
-cp "$src/tools/run-gpu-tests.sh" "$src/tools/bench.py" "$b/"
-chmod +x "$b/run-gpu-tests.sh" "$b/bench.py"
+mkdir -p "$b/tools"
+cp "$src/tools/run-gpu-tests.sh" "$b/"
+cp "$src/tools/bench.py" "$src/tools/same_answers.py" "$b/tools/"
+chmod +x "$b/run-gpu-tests.sh" "$b"/tools/*.py
 tar -C "$stage" -cJf "$out/hetero-bundle.tar.xz" hetero-bundle
 size=$(stat -c %s "$out/hetero-bundle.tar.xz")
 echo "make-bundle: $out/hetero-bundle.tar.xz ($((size / 1024 / 1024)) MiB)"

@@ -93,7 +93,7 @@ PY
 fi
 if [ "$what" = bench ]; then
   # The benchmark harness: stock cuda plugin against hetero, same invocation.
-  python3 "$here/bench.py" --bin "$here/bin" --out "$res" --plot \
+  python3 "$here/tools/bench.py" --bin "$here/bin" --out "$res" --plot \
     ${BENCH_ARGS:-} | tee "$res/bench.txt"
   rc=${PIPESTATUS[0]}
 fi

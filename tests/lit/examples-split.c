@@ -17,11 +17,11 @@
 // RUN:   env LIBOMPTARGET_PLUGIN=hetero HETERO_CHUNKS=5 $p "$@" >$p.chunks || exit 1; \
 // RUN:   env LIBOMPTARGET_PLUGIN=hetero HETERO_SIMULATE=3 HETERO_STATS=1 $p "$@" >$p.sim 2>$p.stats || exit 1; \
 // RUN:   for run in chunks sim; do \
-// RUN:     python3 %S/Inputs/same-answers.py $p.whole $p.$run gosa=1e-6 rnorm=1e-6 || exit 1; \
+// RUN:     %same-answers $p.whole $p.$run gosa=1e-6 rnorm=1e-6 || exit 1; \
 // RUN:   done; \
 // RUN:   grep -q "split=yes" $p.stats || { echo "$p: nothing split" >&2; exit 1; }; \
 // RUN: done
-// RUN: %if gpu %{ for ex in "jacobi 300 20" "himeno S 4" "cg 48 25" "nbody 3000 2"; do set -- $ex; p=%t.$1; shift; env LIBOMPTARGET_PLUGIN=cuda $p "$@" >$p.cuda || exit 1; python3 %S/Inputs/same-answers.py $p.cuda $p.chunks gosa=1e-6 rnorm=1e-6 || exit 1; done %}
+// RUN: %if gpu %{ for ex in "jacobi 300 20" "himeno S 4" "cg 48 25" "nbody 3000 2"; do set -- $ex; p=%t.$1; shift; env LIBOMPTARGET_PLUGIN=cuda $p "$@" >$p.cuda || exit 1; %same-answers $p.cuda $p.chunks gosa=1e-6 rnorm=1e-6 || exit 1; done %}
 // RUN: cat %t.jacobi.sim %t.himeno.sim %t.cg.sim %t.nbody.sim | %FileCheck %s
 // CHECK: jacobi: n=300 iters=20 checksum=
 // CHECK: himeno: size=S iters=4 gosa=

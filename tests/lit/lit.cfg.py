@@ -67,5 +67,9 @@ config.substitutions.append(("%run-cuda", "env LIBOMPTARGET_PLUGIN=cuda"))
 config.substitutions.append(("%run-fallback", "env OMP_TARGET_OFFLOAD=DISABLED"))
 config.substitutions.append(
     ("%compare-fallback", os.path.join(config.test_source_root, "Inputs", "compare-with-fallback.sh")))
+config.substitutions.append(
+    ("%same-answers", "python3 " + os.path.join(config.hetero_source_dir, "tools", "same_answers.py")))
+config.substitutions.append(
+    ("%desc-summary", os.path.join(config.test_source_root, "Inputs", "desc-summary.sh")))
 config.substitutions.append(("%FileCheck", os.path.join(config.hetero_llvm_bin_dir, "FileCheck")))
 config.substitutions.append(("%not", os.path.join(config.hetero_llvm_bin_dir, "not")))

@@ -7,7 +7,7 @@
 // results of a split equal a whole run on one member.
 // RUN: %clangxx-hetero %s -o %t
 // RUN: %if compiler %{ env HETERO_DESC_DEBUG=1 %clangxx-hetero -c %s -o %t.o 2>%t.desc %}
-// RUN: %if compiler %{ grep -A2 '^hetero-desc' %t.desc | grep -v '^--' | paste - - - | sort -u >%t.uniq %}
+// RUN: %if compiler %{ %desc-summary %t.desc >%t.uniq %}
 // RUN: %if compiler %{ %FileCheck %s --check-prefix=DESC --implicit-check-not=hetero-desc < %t.uniq %}
 // RUN: env LIBOMPTARGET_PLUGIN=hetero HETERO_CHUNKS=3 %t >%t.split
 // RUN: %if gpu %{ env LIBOMPTARGET_PLUGIN=hetero HETERO_MEMBER=cuda:0 %t >%t.whole %} %else %{ env LIBOMPTARGET_PLUGIN=hetero HETERO_MEMBER=cpu %t >%t.whole %}

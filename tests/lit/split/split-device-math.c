@@ -13,7 +13,7 @@
 // RUN: %clang-hetero %s -o %t -lm
 // RUN: %if compiler %{ env HETERO_DESC_DEBUG=1 %clang-hetero -c %s -o %t.o 2>%t.desc %}
 // Every compile (host, x86_64, NVPTX) must agree on each descriptor:
-// RUN: %if compiler %{ grep -A2 '^hetero-desc' %t.desc | grep -v '^--' | paste - - - | sort -u >%t.uniq %}
+// RUN: %if compiler %{ %desc-summary %t.desc >%t.uniq %}
 // RUN: %if compiler %{ %FileCheck %s --check-prefix=DESC --implicit-check-not=hetero-desc < %t.uniq %}
 // RUN: env LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 HETERO_CHUNKS=3 %t >%t.split 2>%t.cpu
 // RUN: %FileCheck %s < %t.split
