@@ -102,6 +102,9 @@ private:
   std::set<const VarDecl *> Locals;   // declared inside the construct
   std::set<const VarDecl *> Privates; // private clause
   std::set<std::string> AccessSet;
+  // Guards of the branch being walked: " when (<cmp> <x> <e>)" each (see
+  // KernelDescriptor.h); every access found there holds them.
+  std::vector<std::string> Guards;
   bool ReadAny = false;
   // Why the kernel should stay off GPUs (an LLVM 19 device runtime defect
   // that the stock cuda plugin shows too), or empty.
@@ -477,23 +480,86 @@ private:
                 true};
   }
 
-  /// An integer expression in the descriptor language.
+  /// Whether every value of integer type From is a value of type To.
+  bool represents(QualType To, QualType From) {
+    unsigned WT = Ctx.getIntWidth(To), WF = Ctx.getIntWidth(From);
+    bool ST = To->isSignedIntegerOrEnumerationType(),
+         SF = From->isSignedIntegerOrEnumerationType();
+    return ST == SF ? WT >= WF : ST && WT > WF;
+  }
+
+  /// X as a value of integer type T: reduced modulo 2^width into T's range,
+  /// as C converts integers and as unsigned arithmetic wraps. Null for a
+  /// type the descriptor cannot name.
+  std::optional<Term> wrapTo(QualType T, const Term &X) {
+    T = T.getCanonicalType();
+    if (!T->isIntegerType() || T->isDependentType())
+      return std::nullopt;
+    unsigned Bits = Ctx.getIntWidth(T);
+    if (Bits == 0 || Bits > 64)
+      return std::nullopt;
+    Term W = X;
+    W.S = "(wrap " + std::to_string(Bits) +
+          (T->isSignedIntegerOrEnumerationType() ? " 1 " : " 0 ") + X.S + ")";
+    return W;
+  }
+
+  /// The result of arithmetic on T: unsigned arithmetic wraps; signed
+  /// arithmetic that overflows is undefined, so it is exact in any program
+  /// with defined behaviour.
+  std::optional<Term> arithmetic(QualType T, const Term &X) {
+    if (T->isUnsignedIntegerOrEnumerationType())
+      return wrapTo(T, X);
+    return X;
+  }
+
+  /// A term whose value is bounded but not affine in the counters: a valid
+  /// interval of a read, but no exact section of a write.
+  static Term bounded(Term T) {
+    if (T.Degree > 0)
+      T.Affine = false;
+    return T;
+  }
+
+  /// An integer expression in the descriptor language; its value is the
+  /// mathematical value of the C expression (wraps made explicit).
   std::optional<Term> translate(const Expr *E) {
     E = E->IgnoreParens();
     if (!E->isValueDependent() && E->getType()->isIntegerType()) {
       Expr::EvalResult R;
-      if (E->EvaluateAsInt(R, Ctx))
-        return Term{llvm::toString(R.Val.getInt(), 10), 0, true};
+      if (E->EvaluateAsInt(R, Ctx)) {
+        const llvm::APSInt &V = R.Val.getInt();
+        // The descriptor's values are int64.
+        if (V.isUnsigned() ? V.getActiveBits() > 63
+                           : V.getSignificantBits() > 64)
+          return std::nullopt;
+        return Term{llvm::toString(V, 10), 0, true};
+      }
     }
     if (const auto *CE = dyn_cast<CastExpr>(E)) {
       switch (CE->getCastKind()) {
-      case CK_IntegralCast:
       case CK_LValueToRValue:
       case CK_NoOp:
         return translate(CE->getSubExpr());
+      case CK_IntegralCast: {
+        std::optional<Term> X = translate(CE->getSubExpr());
+        QualType From = CE->getSubExpr()->getType(), To = CE->getType();
+        if (!X || !From->isIntegerType() || !To->isIntegerType())
+          return std::nullopt;
+        if (represents(To, From))
+          return X;
+        return wrapTo(To, *X);
+      }
       default:
         return std::nullopt;
       }
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      std::optional<Term> A = translate(CO->getTrueExpr());
+      std::optional<Term> B = translate(CO->getFalseExpr());
+      if (!A || !B)
+        return std::nullopt;
+      return bounded(bin("either", *A, *B, std::max(A->Degree, B->Degree)));
     }
     if (isa<MemberExpr>(E) || isa<ArraySubscriptExpr>(E) ||
         (isa<UnaryOperator>(E) &&
@@ -522,49 +588,54 @@ private:
     }
     if (const auto *U = dyn_cast<UnaryOperator>(E)) {
       std::optional<Term> A = translate(U->getSubExpr());
-      if (!A)
+      if (!A || !U->getType()->isIntegerType())
         return std::nullopt;
-      if (U->getOpcode() == UO_Plus)
+      switch (U->getOpcode()) {
+      case UO_Plus:
         return A;
-      if (U->getOpcode() == UO_Minus)
-        return Term{"(neg " + A->S + ")", A->Degree, A->Affine};
-      return std::nullopt;
+      case UO_Minus:
+        return arithmetic(U->getType(),
+                          Term{"(neg " + A->S + ")", A->Degree, A->Affine});
+      case UO_Not: // ~x == -x - 1 in two's complement
+        return arithmetic(U->getType(), Term{"(- (neg " + A->S + ") 1)",
+                                             A->Degree, A->Affine});
+      default:
+        return std::nullopt;
+      }
     }
     if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (!B->getType()->isIntegerType())
+        return std::nullopt;
       std::optional<Term> L = translate(B->getLHS());
       std::optional<Term> R = translate(B->getRHS());
       if (!L || !R)
         return std::nullopt;
       int Max = std::max(L->Degree, R->Degree);
+      QualType T = B->getType();
       switch (B->getOpcode()) {
       case BO_Add:
-        return bin("+", *L, *R, Max);
+        return arithmetic(T, bin("+", *L, *R, Max));
       case BO_Sub:
-        return bin("-", *L, *R, Max);
+        return arithmetic(T, bin("-", *L, *R, Max));
       case BO_Mul:
-        return bin("*", *L, *R, L->Degree + R->Degree);
+        return arithmetic(T, bin("*", *L, *R, L->Degree + R->Degree));
       case BO_Div:
-      case BO_Rem: {
-        // Exact in the arguments only; with a counter it is a valid
-        // (interval) bound but not affine.
-        Term T = bin(B->getOpcode() == BO_Div ? "/" : "%", *L, *R, Max);
-        if (Max > 0)
-          T.Affine = false;
-        return T;
-      }
-      case BO_Shl: {
-        if (R->Degree)
-          return std::nullopt;
-        Term Pow{"(shl 1 " + R->S + ")", 0, true};
-        Expr::EvalResult ER;
-        if (!B->getRHS()->EvaluateAsInt(ER, Ctx))
-          return std::nullopt;
-        uint64_t Sh = ER.Val.getInt().getZExtValue();
-        if (Sh > 62)
-          return std::nullopt;
-        Pow.S = std::to_string(uint64_t(1) << Sh);
-        return bin("*", *L, Pow, L->Degree);
-      }
+      case BO_Rem:
+        // The operands are in T's range (C converted them), and so is the
+        // quotient (INT_MIN / -1 is undefined). Exact in the arguments only;
+        // with a counter it is a valid (interval) bound but not affine.
+        return bounded(bin(B->getOpcode() == BO_Div ? "/" : "%", *L, *R, Max));
+      case BO_Shl:
+        // The shifted operand has T (the promoted left operand's type).
+        return arithmetic(T, bin("shl", *L, *R, Max + (R->Degree ? 1 : 0)));
+      case BO_Shr:
+        return bounded(bin("shr", *L, *R, Max));
+      case BO_And:
+        return bounded(bin("and", *L, *R, Max));
+      case BO_Or:
+        return bounded(bin("or", *L, *R, Max));
+      case BO_Xor:
+        return bounded(bin("xor", *L, *R, Max));
       default:
         return std::nullopt;
       }
@@ -884,14 +955,92 @@ private:
     if (Write && !Affine)
       return refuse("non-affine write");
     std::string Sz = std::to_string(Size);
+    std::string When;
+    for (const std::string &G : Guards)
+      When += G;
     if (Read) {
       if (!A->known())
         AccessSet.insert("readall " + A->Base);
       else
-        AccessSet.insert("read " + Sz + " " + A->Base + " " + A->Offset.S);
+        AccessSet.insert("read " + Sz + " " + A->Base + " " + A->Offset.S +
+                         When);
     }
     if (Write)
-      AccessSet.insert("write " + Sz + " " + A->Base + " " + A->Offset.S);
+      AccessSet.insert("write " + Sz + " " + A->Base + " " + A->Offset.S +
+                       When);
+  }
+
+  //===--- Guards: the conditions of the branch an access sits in ---------===//
+
+  /// The loop variable (c l) or (v i) that E is, compared in type T without
+  /// a change of value; empty otherwise.
+  std::string loopVarIn(const Expr *E, QualType T) {
+    const Expr *Inner = E->IgnoreParenImpCasts();
+    const VarDecl *VD = counterOf(Inner);
+    if (!VD || !T->isIntegerType() || !Inner->getType()->isIntegerType() ||
+        !represents(T, Inner->getType()))
+      return "";
+    if (auto It = LevelOf.find(VD); It != LevelOf.end())
+      return "(c " + std::to_string(It->second) + ")";
+    if (auto It = InnerVar.find(VD); It != InnerVar.end())
+      return "(v " + std::to_string(It->second) + ")";
+    return "";
+  }
+
+  /// Appends to Out the guards that hold where Cond is true (Holds) or
+  /// false (!Holds). Conditions it cannot read add nothing, which is sound:
+  /// a guard only narrows where an access may happen.
+  void guardsOf(const Expr *Cond, bool Holds, std::vector<std::string> &Out) {
+    Cond = Cond->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Cond)) {
+      if (U->getOpcode() == UO_LNot)
+        guardsOf(U->getSubExpr(), !Holds, Out);
+      return;
+    }
+    const auto *B = dyn_cast<BinaryOperator>(Cond);
+    if (!B)
+      return;
+    // a && b holds: both hold; a || b fails: both fail.
+    if ((B->getOpcode() == BO_LAnd && Holds) ||
+        (B->getOpcode() == BO_LOr && !Holds)) {
+      guardsOf(B->getLHS(), Holds, Out);
+      guardsOf(B->getRHS(), Holds, Out);
+      return;
+    }
+    if (!B->isComparisonOp() || B->getOpcode() == BO_Cmp)
+      return;
+    QualType T = B->getLHS()->getType();
+    BinaryOperatorKind Op = B->getOpcode();
+    const Expr *Other = B->getRHS();
+    std::string X = loopVarIn(B->getLHS(), T);
+    if (X.empty()) {
+      X = loopVarIn(B->getRHS(), B->getRHS()->getType());
+      Other = B->getLHS();
+      Op = BinaryOperator::reverseComparisonOp(Op);
+    }
+    if (X.empty())
+      return;
+    if (!Holds)
+      Op = BinaryOperator::negateComparisonOp(Op);
+    std::optional<Term> E = translate(Other);
+    if (!E || E->S.find(X) != std::string::npos)
+      return;
+    const char *Cmp = Op == BO_LT   ? "lt"
+                      : Op == BO_LE ? "le"
+                      : Op == BO_GT ? "gt"
+                      : Op == BO_GE ? "ge"
+                      : Op == BO_EQ ? "eq"
+                                    : "ne";
+    Out.push_back(std::string(" when (") + Cmp + " " + X + " " + E->S + ")");
+  }
+
+  /// Walks S (a branch taken where Cond is true, or false) with its guards.
+  void visitGuarded(const Stmt *S, const Expr *Cond, bool Holds, bool Read,
+                    bool Write) {
+    size_t Depth = Guards.size();
+    guardsOf(Cond, Holds, Guards);
+    visit(S, Read, Write);
+    Guards.resize(Depth);
   }
 
   bool isPureFunction(const FunctionDecl *FD, unsigned Depth);
@@ -988,6 +1137,35 @@ private:
         visit(B->getRHS(), false, false);
         return;
       }
+      // The right operand runs only where the left one decides so.
+      if (B->getOpcode() == BO_LAnd || B->getOpcode() == BO_LOr) {
+        visit(B->getLHS(), false, false);
+        visitGuarded(B->getRHS(), B->getLHS(), B->getOpcode() == BO_LAnd, false,
+                     false);
+        return;
+      }
+      // A C++ comma lvalue is its right operand.
+      if (B->getOpcode() == BO_Comma) {
+        visit(B->getLHS(), false, false);
+        visit(B->getRHS(), Read, Write);
+        return;
+      }
+    }
+    // A C++ conditional lvalue is one of its branches.
+    if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+      visit(CO->getCond(), false, false);
+      visitGuarded(CO->getTrueExpr(), CO->getCond(), true, Read, Write);
+      visitGuarded(CO->getFalseExpr(), CO->getCond(), false, Read, Write);
+      return;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S);
+        If && !If->getConditionVariable() && !If->isConsteval()) {
+      visit(If->getInit(), false, false);
+      visit(If->getCond(), false, false);
+      visitGuarded(If->getThen(), If->getCond(), true, false, false);
+      if (If->getElse())
+        visitGuarded(If->getElse(), If->getCond(), false, false, false);
+      return;
     }
     if (const auto *U = dyn_cast<UnaryOperator>(S)) {
       if (U->isIncrementDecrementOp())

@@ -1,10 +1,16 @@
-//===- CpuTeam.h - Size of the CPU pool's OpenMP team -----------*- C++ -*-===//
+//===- CpuTeam.h - Size of the CPU members' OpenMP teams --------*- C++ -*-===//
 //
-// The CPU pool runs its chunks through the x86_64 image, whose kernels fork
-// their own OpenMP team from the StarPU worker thread. On a GPU node each
-// GPU's StarPU worker polls on a core of its own: a team over every core
-// would share a core with it, and every barrier would wait for the thread
-// that lost it.
+// CPU members (the CPU pool, simulated accelerators) run kernels through the
+// x86_64 image, whose code forks its own OpenMP teams from the thread that
+// launches it. libomp caps those teams by the thread-limit of the launching
+// thread's current task (what `target thread_limit(n)` sets, and what
+// omp_get_thread_limit() reports inside the kernel). For each launch that cap
+// is the kernel's own thread_limit clause when it has one (as under the
+// stock host plugin); otherwise, for the CPU pool, the pool's thread count:
+// on a GPU node each GPU's StarPU worker polls on a core of its own, and a
+// team over every core would share a core with it (every barrier would wait
+// for the thread that lost it). The cap is put back when the launch ends, so
+// that it never leaks into the next kernel or into the user's thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_PLUGIN_CPUTEAM_H
@@ -12,11 +18,19 @@
 
 namespace hetero {
 
-/// Caps the OpenMP teams and parallel regions that the calling thread forks
-/// from now on at Threads (libomp's thread-limit of the thread's task, as a
-/// `target thread_limit` clause sets it). Once per thread; a no-op for
-/// Threads <= 0 or a libomp without the entry point. True when applied.
-bool limitOpenMPThreads(int Threads);
+/// Sets the calling thread's task thread-limit to Threads (> 0) for its
+/// lifetime and restores the previous one afterwards. Threads <= 0, or a
+/// libomp without the entry points: no change.
+class ScopedThreadLimit {
+public:
+  explicit ScopedThreadLimit(int Threads);
+  ~ScopedThreadLimit();
+  ScopedThreadLimit(const ScopedThreadLimit &) = delete;
+  ScopedThreadLimit &operator=(const ScopedThreadLimit &) = delete;
+
+private:
+  int Saved = 0; // 0: nothing to restore
+};
 
 } // namespace hetero
 

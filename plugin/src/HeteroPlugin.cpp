@@ -9,30 +9,37 @@
 //===----------------------------------------------------------------------===//
 #include "CpuTeam.h"
 #include "CudaNode.h"
+#include "HostMappings.h"
 #include "ImageSymbols.h"
 #include "ImageTable.h"
+#include "IndirectCalls.h"
 
 #include "hetero/DataLayer.h"
 #include "hetero/KernelDescriptor.h"
 #include "hetero/KernelStats.h"
 #include "hetero/Log.h"
 #include "hetero/Scheduler.h"
+#include "hetero/Settings.h"
 #include "hetero/SplitLaunch.h"
 #include "hetero/StarPUPool.h"
 
 #include "PluginInterface.h"
 #include "Shared/Environment.h"
+#include "Shared/Requirements.h"
 #include "omptarget.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 
+#include <atomic>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <string>
+#include <unistd.h>
 
 using namespace llvm::omp::target::plugin;
 
@@ -73,33 +80,41 @@ uint16_t elfMachine(const __tgt_device_image *Img) {
   return Machine;
 }
 
-int envInt(const char *Name, int Default) {
-  const char *S = getenv(Name);
-  return S && *S ? atoi(S) : Default;
+/// "200.0 GB", "512.0 MB": sizes in messages.
+std::string byteText(uint64_t Bytes) {
+  const char *Units[] = {"bytes", "KB", "MB", "GB", "TB"};
+  double V = static_cast<double>(Bytes);
+  unsigned U = 0;
+  while (V >= 1000 && U + 1 < sizeof(Units) / sizeof(Units[0])) {
+    V /= 1000;
+    ++U;
+  }
+  char Buf[32];
+  snprintf(Buf, sizeof(Buf), U ? "%.1f %s" : "%.0f %s", V, Units[U]);
+  return Buf;
 }
 
-/// A byte count such as 65536, 64K, 512M or 2G; 0 when unset or unreadable.
-uint64_t envBytes(const char *Name) {
-  const char *S = getenv(Name);
-  if (!S || !*S)
-    return 0;
-  char *End;
-  uint64_t V = strtoull(S, &End, 10);
-  switch (*End) {
-  case 'k':
-  case 'K':
-    return V << 10;
-  case 'm':
-  case 'M':
-    return V << 20;
-  case 'g':
-  case 'G':
-    return V << 30;
-  case '\0':
-    return V;
-  }
-  warning("%s=%s is not a byte count; ignored", Name, S);
-  return 0;
+/// A member's share of a split when HETERO_MEMBERS does not give one: a
+/// static estimate, the memory bandwidth of a GPU over the node's cores.
+double defaultWeight(const Member &M) {
+  return M.Kind == MemberKind::Gpu ? 32 : 1;
+}
+
+/// A setting that is not accepted stops the program before any kernel runs:
+/// a wrong setting must never become a different run. One line each.
+[[noreturn]] void stopOnSettings(const std::vector<std::string> &Errors) {
+  for (const std::string &E : Errors)
+    error("%s", E.c_str());
+  fflush(stdout);
+  fflush(stderr);
+  _Exit(EXIT_FAILURE);
+}
+
+std::vector<std::string> environment() {
+  std::vector<std::string> Out;
+  for (char **E = environ; E && *E; ++E)
+    Out.emplace_back(*E);
+  return Out;
 }
 
 class HeteroPluginTy final : public GenericPluginTy {
@@ -196,11 +211,15 @@ public:
                         ptrdiff_t *TgtOffsets, KernelArgsTy *KernelArgs,
                         __tgt_async_info *AsyncInfoPtr) override;
   // Every operation completes before it returns: queues are always empty.
-  int32_t synchronize(int32_t, __tgt_async_info *) override {
+  // The interop queue stands for the whole pool: waiting on it waits until
+  // no launch is running on any member.
+  int32_t synchronize(int32_t, __tgt_async_info *AsyncInfo) override {
+    if (AsyncInfo && AsyncInfo->Queue == &PoolQueue)
+      std::lock_guard<std::mutex> Idle(LaunchMutex);
     return OFFLOAD_SUCCESS;
   }
-  int32_t query_async(int32_t, __tgt_async_info *) override {
-    return OFFLOAD_SUCCESS;
+  int32_t query_async(int32_t Id, __tgt_async_info *AsyncInfo) override {
+    return synchronize(Id, AsyncInfo);
   }
   int32_t create_event(int32_t, void **EventPtr) override {
     *EventPtr = nullptr;
@@ -214,13 +233,21 @@ public:
   }
   int32_t sync_event(int32_t, void *) override { return OFFLOAD_SUCCESS; }
   int32_t destroy_event(int32_t, void *) override { return OFFLOAD_SUCCESS; }
-  int32_t init_async_info(int32_t, __tgt_async_info **) override {
-    return OFFLOAD_FAIL; // interop queues are not offered
+  // `interop init(targetsync: obj)`: a queue that stands for the pool (see
+  // synchronize). libomptarget passes the OpenMP device number here.
+  int32_t init_async_info(int32_t, __tgt_async_info **AsyncInfo) override {
+    *AsyncInfo = new __tgt_async_info();
+    (*AsyncInfo)->Queue = &PoolQueue;
+    return OFFLOAD_SUCCESS;
   }
-  int32_t init_device_info(int32_t, __tgt_device_info *,
+  // The device is a pool, not one native device: no context or device
+  // handle to give out; the message says why.
+  int32_t init_device_info(int32_t, __tgt_device_info *Info,
                            const char **ErrStr) override {
-    *ErrStr = "hetero has no single native device to describe";
-    return OFFLOAD_FAIL;
+    Info->Context = nullptr;
+    Info->Device = nullptr;
+    *ErrStr = "hetero: the device is a pool of GPUs and CPU cores";
+    return OFFLOAD_SUCCESS;
   }
   void print_device_info(int32_t) override;
   void set_info_flag(uint32_t Level) override {
@@ -249,7 +276,9 @@ private:
   void initCuda();
   void initCudaDevices();
   void initMembers();
-  void initSplitSettings();
+  /// Records the per-member addresses of the binary's `declare target
+  /// indirect` functions (IndirectCalls.h).
+  void loadIndirectFunctions(ImageGroup &G);
   void loadDescriptor(ImageGroup &G, HeteroKernel &K);
   bool hasKernel(const Member &M, const HeteroKernel &K) const;
   /// The descriptor keeps K off GPUs (host-only) and a CPU member has it.
@@ -283,24 +312,33 @@ private:
   ImageTable Images;
   std::mutex KernelsMutex;
   std::vector<std::unique_ptr<HeteroKernel>> Kernels;
-  std::string Pin;
-  // Splitting: chunks per member, member weights (HETERO_MEMBERS).
-  unsigned ChunksPerMember = 1;
+  // Read once at init and checked (hetero/Settings.h).
+  Settings Config;
   // OpenMP threads of the CPU pool's kernels (HETERO_CPU_THREADS; default:
   // a core per GPU left to its StarPU worker).
   int CpuThreads = 0;
-  std::map<std::string, double> MemberWeights;
-  bool MembersListed = false;
   // One launch at a time, so that the bytes copied during a launch are its.
   std::mutex LaunchMutex;
-  bool StatsOn = false;
+  // What interop's targetsync queue points to (never dereferenced).
+  int PoolQueue = 0;
+  // `requires` flags of the loaded binaries (OMP_REQ_*).
+  std::atomic<int64_t> Requires{0};
+  IndirectFunctions Indirect;
   KernelStats Stats;
 };
 
 llvm::Error HeteroPluginTy::init() {
   if (Initialized)
     return llvm::Error::success();
-  installCrashHandler();
+  std::vector<std::string> Errors;
+  Config = readSettings(getenv, Errors);
+  if (!Errors.empty())
+    stopOnSettings(Errors);
+  setInfoLevel(Config.Info);
+  if (Config.Backtrace)
+    installCrashHandler();
+  for (const std::string &W : misspeltSettings(environment()))
+    warning("%s", W.c_str());
   Layer = std::make_unique<DataLayer>();
   Host.reset(createPlugin_host());
   if (auto Err = Host->init())
@@ -316,15 +354,18 @@ llvm::Error HeteroPluginTy::init() {
                                    "hetero: no GPU and no CPU member to run "
                                    "kernels on");
   }
-  if (const char *P = getenv("HETERO_MEMBER"))
-    Pin = P;
-  initSplitSettings();
+  std::vector<std::string> Names;
+  for (const Member &M : Members)
+    Names.push_back(M.name());
+  checkSettingsAgainstPool(Config, Names, availableCores(), Errors);
+  if (!Errors.empty())
+    stopOnSettings(Errors);
   Initialized = true;
   return llvm::Error::success();
 }
 
 void HeteroPluginTy::initCuda() {
-  if (getenv("HETERO_DISABLE_CUDA"))
+  if (Config.DisableCuda)
     return;
   Cuda.reset(createPlugin_cuda());
   if (auto Err = Cuda->init()) {
@@ -353,7 +394,7 @@ void HeteroPluginTy::initCudaDevices() {
 
 void HeteroPluginTy::initMembers() {
   int NumGpus = NumCudaDevices;
-  int NumSim = std::max(0, envInt("HETERO_SIMULATE", 0));
+  int NumSim = static_cast<int>(Config.Simulate);
   // The x86_64 image is built with FMA (see LoopWindowPass); without it the
   // CPU side runs nothing, and with no GPU either init fails, so libomptarget
   // runs the program's host fallback.
@@ -367,11 +408,11 @@ void HeteroPluginTy::initMembers() {
   // Each simulated accelerator runs its own copy of the x86_64 image (own
   // globals, like a GPU), on its own device of the host back end.
   int MaxSim = Host->number_of_devices() - 1;
-  if (NumSim > MaxSim) {
-    warning("HETERO_SIMULATE=%d: at most %d simulated accelerators", NumSim,
-            MaxSim);
-    NumSim = MaxSim;
-  }
+  if (NumSim > MaxSim)
+    stopOnSettings({"HETERO_SIMULATE=" + std::to_string(NumSim) +
+                    ": expected an integer from 0 to " +
+                    std::to_string(MaxSim) +
+                    " (the host back end's devices less the CPU pool's)"});
   for (int S = 0; S < NumSim; ++S)
     if (Host->init_device(1 + S) != OFFLOAD_SUCCESS) {
       error("simulated accelerator %d did not start", S);
@@ -426,7 +467,7 @@ void HeteroPluginTy::initMembers() {
     M.Index = S;
     M.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu++] : -1;
     M.Node = Layer->addNode(std::make_unique<SimulatedNodeOps>(
-        S, static_cast<size_t>(envBytes("HETERO_SIMULATE_MEMORY"))));
+        S, static_cast<size_t>(Config.SimulateMemory)));
     Members.push_back(M);
   }
   if (CpuSide) {
@@ -437,9 +478,8 @@ void HeteroPluginTy::initMembers() {
     Members.push_back(Cpu);
   }
 
-  CpuThreads = std::max(1, Cores - NumGpus);
-  if (getenv("HETERO_CPU_THREADS"))
-    CpuThreads = std::max(1, envInt("HETERO_CPU_THREADS", CpuThreads));
+  CpuThreads = Config.CpuThreads ? static_cast<int>(Config.CpuThreads)
+                                 : std::max(1, Cores - NumGpus);
 
   std::string List;
   for (const Member &M : Members)
@@ -450,52 +490,10 @@ void HeteroPluginTy::initMembers() {
        List.c_str(), Cores, static_cast<int>(CpuWorkers.size()), CpuThreads);
 }
 
-// HETERO_CHUNKS=<n>: chunks per member and launch (default 1).
-// HETERO_MEMBERS=<member>[=<weight>],...: the members that take chunks and
-// their shares (default: every member; weight 32 for a GPU, 1 otherwise).
-void HeteroPluginTy::initSplitSettings() {
-  ChunksPerMember =
-      static_cast<unsigned>(std::max(1, envInt("HETERO_CHUNKS", 1)));
-  const char *StatsEnv = getenv("HETERO_STATS");
-  StatsOn = StatsEnv && *StatsEnv && strcmp(StatsEnv, "0") != 0;
-  const char *List = getenv("HETERO_MEMBERS");
-  if (!List || !*List)
-    return;
-  MembersListed = true;
-  std::string S = List;
-  size_t Pos = 0;
-  while (Pos <= S.size()) {
-    size_t Comma = S.find(',', Pos);
-    std::string Item = S.substr(
-        Pos, Comma == std::string::npos ? std::string::npos : Comma - Pos);
-    Pos = Comma == std::string::npos ? S.size() + 1 : Comma + 1;
-    if (Item.empty())
-      continue;
-    double Weight = -1;
-    size_t Eq = Item.find('=');
-    if (Eq != std::string::npos) {
-      char *End;
-      Weight = strtod(Item.c_str() + Eq + 1, &End);
-      if (*End || Weight < 0) {
-        warning("HETERO_MEMBERS: '%s' has no valid weight; ignored",
-                Item.c_str());
-        continue;
-      }
-      Item.resize(Eq);
-    }
-    bool Known = false;
-    for (const Member &M : Members)
-      Known |= M.name() == Item;
-    if (!Known)
-      warning("HETERO_MEMBERS: the pool has no member '%s'", Item.c_str());
-    MemberWeights[Item] = Weight;
-  }
-}
-
 llvm::Error HeteroPluginTy::deinit() {
   if (!Initialized)
     return llvm::Error::success();
-  if (StatsOn) {
+  if (Config.Stats) {
     TransferStats &T = Layer->stats();
     Stats.print(stderr, T.BytesH2D, T.BytesD2D, T.BytesD2H);
     fflush(stderr);
@@ -513,6 +511,12 @@ llvm::Error HeteroPluginTy::deinit() {
 }
 
 int32_t HeteroPluginTy::is_plugin_compatible(__tgt_device_image *Image) {
+  // libomptarget no longer tells plugins the `requires` flags: they come as
+  // an entry of the binary's offload table.
+  for (const __tgt_offload_entry *E = Image->EntriesBegin;
+       E && E != Image->EntriesEnd; ++E)
+    if (E->flags == OMP_REGISTER_REQUIRES)
+      Requires |= E->data;
   // The back ends only read the ELF header here; they need not be started.
   uint16_t Machine = elfMachine(Image);
   info(3, "image %p: ELF machine %u", Image->ImageStart, Machine);
@@ -573,9 +577,50 @@ int32_t HeteroPluginTy::load_binary(int32_t, __tgt_device_image *TgtImage,
                          : "no NVPTX image for its architecture");
     }
     G->Loaded = true;
+    loadIndirectFunctions(*G);
   }
   Binary->handle = reinterpret_cast<uintptr_t>(G);
   return OFFLOAD_SUCCESS;
+}
+
+void HeteroPluginTy::loadIndirectFunctions(ImageGroup &G) {
+  if (!G.HostLoaded)
+    return; // the address kernels are handed is the x86_64 image's
+  for (const __tgt_offload_entry *E = G.HostImage->EntriesBegin;
+       E && E != G.HostImage->EntriesEnd; ++E) {
+    if (!(E->flags & OMP_DECLARE_TARGET_INDIRECT) || E->size != sizeof(void *))
+      continue;
+    // The entry names a global of each image that holds the function's
+    // address in that image.
+    void *Slot = nullptr;
+    if (Host->get_global(G.HostBinary, sizeof(void *), E->name, &Slot) !=
+        OFFLOAD_SUCCESS)
+      continue;
+    uintptr_t Key;
+    memcpy(&Key, Slot, sizeof(Key));
+    std::vector<uintptr_t> PerMember(Members.size(), 0);
+    for (size_t I = 0; I < Members.size(); ++I) {
+      const Member &M = Members[I];
+      Slot = nullptr;
+      if (M.Kind == MemberKind::CpuPool) {
+        PerMember[I] = Key;
+      } else if (M.Kind == MemberKind::Simulated) {
+        if (G.SimLoaded[M.Index] &&
+            Host->get_global(G.SimBinaries[M.Index], sizeof(void *), E->name,
+                             &Slot) == OFFLOAD_SUCCESS)
+          memcpy(&PerMember[I], Slot, sizeof(uintptr_t));
+      } else if (G.CudaLoaded[M.Index] &&
+                 Cuda->get_global(G.CudaBinaries[M.Index], sizeof(void *),
+                                  E->name, &Slot) == OFFLOAD_SUCCESS &&
+                 Cuda->data_retrieve(M.Index, &PerMember[I], Slot,
+                                     sizeof(uintptr_t)) != OFFLOAD_SUCCESS) {
+        PerMember[I] = 0;
+      }
+    }
+    info(2, "indirect function %s: %zu member addresses", E->name,
+         PerMember.size());
+    Indirect.add(Key, std::move(PerMember));
+  }
 }
 
 int32_t HeteroPluginTy::get_function(__tgt_device_binary Binary,
@@ -621,7 +666,9 @@ int32_t HeteroPluginTy::get_global(__tgt_device_binary Binary, uint64_t Size,
   void *HostAddr = nullptr;
   if (Host->get_global(G->HostBinary, Size, Name, &HostAddr) != OFFLOAD_SUCCESS)
     return OFFLOAD_FAIL;
-  Layer->registerExternal(HostAddr, Size);
+  // A const global (read-only pages) is never written on any member.
+  Layer->registerExternal(HostAddr, Size,
+                          !isHostMemoryWritable(HostAddr, Size));
   for (const Member &M : Members) {
     if (M.Kind == MemberKind::Simulated && G->SimLoaded[M.Index]) {
       void *SimAddr = nullptr;
@@ -640,15 +687,25 @@ int32_t HeteroPluginTy::get_global(__tgt_device_binary Binary, uint64_t Size,
   return OFFLOAD_SUCCESS;
 }
 
-void *HeteroPluginTy::data_alloc(int32_t, int64_t Size, void *, int32_t Kind) {
+void *HeteroPluginTy::data_alloc(int32_t, int64_t Size, void *HostPtr,
+                                 int32_t Kind) {
   if (Size < 0)
     return nullptr;
   void *P = Layer->allocate(static_cast<uint64_t>(Size));
-  if (!P)
-    error("out of host address space for a %lld-byte buffer", (long long)Size);
-  // TARGET_ALLOC_HOST/SHARED memory is touched by the host directly: the
-  // data layer then treats the host copy as the truth around every kernel.
-  if (P && (Kind == TARGET_ALLOC_HOST || Kind == TARGET_ALLOC_SHARED))
+  if (!P) {
+    error("cannot allocate a %s device buffer: the host, which holds every "
+          "buffer of the hetero device, has %s available",
+          byteText(static_cast<uint64_t>(Size)).c_str(),
+          byteText(availableHostMemory()).c_str());
+    return nullptr;
+  }
+  // Memory the host touches directly: the data layer then treats the host
+  // copy as the truth around every kernel. TARGET_ALLOC_HOST/SHARED memory,
+  // and, under `requires unified_shared_memory`, omp_target_alloc memory
+  // (no host pointer: maps pass theirs), which the host may dereference.
+  bool Usm = Requires & OMP_REQ_UNIFIED_SHARED_MEMORY;
+  if (Kind == TARGET_ALLOC_HOST || Kind == TARGET_ALLOC_SHARED ||
+      (Usm && !HostPtr))
     Layer->setHostResident(P);
   return P;
 }
@@ -747,17 +804,25 @@ bool HeteroPluginTy::setWindow(const Member &M, WindowSlot &W, uint64_t Lo,
 }
 
 bool HeteroPluginTy::launchOn(const Member &M, HeteroKernel &K,
-                              std::vector<uintptr_t> &Args, KernelArgsTy KA) {
+                              std::vector<uintptr_t> &NodeArgs,
+                              KernelArgsTy KA) {
   // KA is a copy: the back ends adjust the argument count in place.
+  std::vector<uintptr_t> Args = NodeArgs;
+  Indirect.translate(static_cast<size_t>(&M - Members.data()), Args);
   std::vector<ptrdiff_t> Offsets(Args.size(), 0);
   void **ArgPtrs = reinterpret_cast<void **>(Args.data());
   if (M.Kind == MemberKind::Gpu)
     return Cuda->launch_kernel(M.Index, K.CudaKernels[M.Index], ArgPtrs,
                                Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
+  // The kernel's thread_limit clause (libomptarget passes it, or a
+  // num_threads clause, in ThreadLimit[0]); else the CPU pool's own size.
+  int Clause = static_cast<int>(std::min<uint32_t>(KA.ThreadLimit[0], INT_MAX));
+  ScopedThreadLimit Limit(Clause > 0                      ? Clause
+                          : M.Kind == MemberKind::CpuPool ? CpuThreads
+                                                          : 0);
   if (M.Kind == MemberKind::Simulated)
     return Host->launch_kernel(1 + M.Index, K.SimKernels[M.Index], ArgPtrs,
                                Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
-  limitOpenMPThreads(CpuThreads);
   return Host->launch_kernel(0, K.HostKernel, ArgPtrs, Offsets.data(), &KA,
                              nullptr) == OFFLOAD_SUCCESS;
 }
@@ -807,7 +872,7 @@ SplitOutcome HeteroPluginTy::trySplit(HeteroKernel &K, void **TgtArgs,
                                       ptrdiff_t *TgtOffsets,
                                       const KernelArgsTy &KernelArgs,
                                       KernelStats::Launch &Rec) {
-  if (!Pin.empty()) {
+  if (!Config.Member.empty()) {
     Rec.Reason = "HETERO_MEMBER runs every kernel whole on one member";
     return SplitOutcome::NotSplit;
   }
@@ -815,30 +880,26 @@ SplitOutcome HeteroPluginTy::trySplit(HeteroKernel &K, void **TgtArgs,
     Rec.Reason = K.Desc ? K.Desc->reason() : K.NoSplit;
     return SplitOutcome::NotSplit;
   }
+  std::vector<uintptr_t> Raw(KernelArgs.NumArgs);
+  for (uint32_t A = 0; A < KernelArgs.NumArgs; ++A)
+    Raw[A] = reinterpret_cast<uintptr_t>(TgtArgs[A]);
   std::vector<size_t> Index; // split member -> pool member
   std::vector<SplitMember> Split;
   for (size_t I = 0; I < Members.size(); ++I) {
     const Member &M = Members[I];
     if (M.Failed || !K.Windows[I].Addr || !hasKernel(M, K) ||
-        (M.Kind == MemberKind::Gpu && offGpu(K)))
+        (M.Kind == MemberKind::Gpu && offGpu(K)) || !Indirect.covers(I, Raw))
       continue;
     // A static estimate (memory bandwidth of a GPU over the node's cores);
     // HETERO_MEMBERS overrides it.
-    double Weight = M.Kind == MemberKind::Gpu ? 32 : 1;
-    if (MembersListed) {
-      auto It = MemberWeights.find(M.name());
-      if (It == MemberWeights.end())
-        continue;
-      if (It->second >= 0)
-        Weight = It->second;
-    }
+    double Weight = Config.weightOf(M.name(), defaultWeight(M));
     if (Weight <= 0)
       continue;
     Index.push_back(I);
     Split.push_back({M.Node, M.WorkerId, Weight, M.name()});
   }
   if (Split.empty()) {
-    Rec.Reason = "no pool member has the kernel's loop window";
+    Rec.Reason = "no member that takes chunks has the kernel's loop window";
     return SplitOutcome::NotSplit;
   }
   keepOneKind(K, Index, Split);
@@ -851,7 +912,8 @@ SplitOutcome HeteroPluginTy::trySplit(HeteroKernel &K, void **TgtArgs,
     In.Offsets[A] = TgtOffsets[A];
   }
   In.TripCount = KernelArgs.Tripcount;
-  In.ChunksPerMember = ChunksPerMember;
+  In.ChunksPerMember = Config.Chunks;
+  In.MinChunk = Config.MinChunk;
   auto Launch = [&](size_t S, uint64_t Lo, uint64_t Hi,
                     std::vector<uintptr_t> &NodeArgs) {
     const Member &M = Members[Index[S]];
@@ -919,7 +981,7 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
   Rec.H2D = T.BytesH2D - H2D;
   Rec.D2D = T.BytesD2D - D2D;
   Rec.D2H = T.BytesD2H - D2H;
-  if (StatsOn)
+  if (Config.Stats)
     Stats.record(K.Name, Rec);
   return Rc;
 }
@@ -942,9 +1004,11 @@ int32_t HeteroPluginTy::launchWhole(HeteroKernel &K, void **TgtArgs,
   LaunchChoice Choice = chooseMembers(
       Members,
       [&](const Member &M) {
-        return hasKernel(M, K) && !(NoGpu && M.Kind == MemberKind::Gpu);
+        return hasKernel(M, K) && !(NoGpu && M.Kind == MemberKind::Gpu) &&
+               Indirect.covers(static_cast<size_t>(&M - Members.data()), Args);
       },
-      Pin);
+      Config.Member,
+      [&](const Member &M) { return Config.weightOf(M.name(), 1) > 0; });
   if (Choice.Order.empty()) {
     error("no pool member can run kernel %s", K.Name.c_str());
     return OFFLOAD_FAIL;

@@ -11,7 +11,8 @@ namespace hetero {
 
 std::vector<ChunkSpec> splitIterations(uint64_t Total,
                                        const std::vector<double> &Weights,
-                                       unsigned ChunksPerMember) {
+                                       unsigned ChunksPerMember,
+                                       uint64_t MinChunk) {
   std::vector<ChunkSpec> Out;
   double Sum = 0;
   for (double W : Weights)
@@ -31,9 +32,15 @@ std::vector<ChunkSpec> splitIterations(uint64_t Total,
                                  static_cast<uint64_t>(std::llround(
                                      static_cast<double>(Total) * Acc / Sum)));
     uint64_t Len = End > Start ? End - Start : 0;
-    for (unsigned C = 0; C < ChunksPerMember && Len; ++C) {
-      uint64_t Lo = Start + Len * C / ChunksPerMember;
-      uint64_t Hi = Start + Len * (C + 1) / ChunksPerMember;
+    // Never chunks below MinChunk iterations: a share smaller than that is
+    // one chunk.
+    uint64_t Pieces = std::min<uint64_t>(
+        ChunksPerMember,
+        std::max<uint64_t>(1, Len / std::max<uint64_t>(MinChunk, 1)));
+    for (uint64_t C = 0; C < Pieces && Len; ++C) {
+      using U128 = unsigned __int128;
+      uint64_t Lo = Start + static_cast<uint64_t>(U128(Len) * C / Pieces);
+      uint64_t Hi = Start + static_cast<uint64_t>(U128(Len) * (C + 1) / Pieces);
       if (Hi > Lo)
         Out.push_back({M, Lo, Hi});
     }
@@ -50,6 +57,16 @@ BufferAccess &accessFor(ChunkSections &C, Buffer *B) {
       return A;
   C.Buffers.push_back({B, {}, {}});
   return C.Buffers.back();
+}
+
+/// "[lo, hi) of a <size>-byte buffer", offsets relative to the buffer.
+std::string sectionText(uint64_t Lo, uint64_t Hi, const Buffer &B) {
+  auto Rel = [&](uint64_t A) {
+    return A >= B.Base ? std::to_string(A - B.Base)
+                       : "-" + std::to_string(B.Base - A);
+  };
+  return "[" + Rel(Lo) + ", " + Rel(Hi) + ") of a " + std::to_string(B.Size) +
+         "-byte buffer";
 }
 
 } // namespace
@@ -96,14 +113,16 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
         continue;
       }
       for (const auto &[Lo, Hi] : S.Ranges) {
-        uint64_t L = std::max<uint64_t>(Lo, B->Base);
-        uint64_t H = std::min<uint64_t>(Hi, B->Base + B->Size);
-        if (Write && (Lo < B->Base || Hi > B->Base + B->Size)) {
-          Reason = "write section outside its mapped buffer";
+        // A section is a sound over-approximation of what the iterations
+        // touch; one that leaves its buffer means the analysis or the
+        // program is wrong about it, and the unsplit kernel is the safe run.
+        if (Lo < B->Base || Hi > B->Base + B->Size) {
+          Reason = std::string(Write ? "write" : "read") + " section " +
+                   sectionText(Lo, Hi, *B) + " of access " +
+                   std::to_string(Acc) + " leaves its mapped buffer";
           return false;
         }
-        if (H > L)
-          (Write ? A.Write : A.Read).insert(L - B->Base, H - B->Base);
+        (Write ? A.Write : A.Read).insert(Lo - B->Base, Hi - B->Base);
       }
     }
     for (BufferAccess &A : C.Buffers) {

@@ -70,7 +70,7 @@ bool DataLayer::release(void *Ptr) {
   return true;
 }
 
-void DataLayer::registerExternal(void *Base, uint64_t Size) {
+void DataLayer::registerExternal(void *Base, uint64_t Size, bool ReadOnly) {
   Lock L(Mutex);
   uintptr_t Key = reinterpret_cast<uintptr_t>(Base);
   if (Buffers.count(Key))
@@ -79,6 +79,7 @@ void DataLayer::registerExternal(void *Base, uint64_t Size) {
   B->Base = Key;
   B->Size = Size;
   B->External = true;
+  B->ReadOnly = ReadOnly;
   growNodeVectors(*B);
   B->NodePtr[HostNode] = Base;
   // The image's initial contents live on every node that loaded it.
@@ -145,6 +146,11 @@ bool DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
   Buffer *B = findRange(TgtPtr, Size, "write", Off);
   if (!B)
     return false;
+  if (B->ReadOnly) {
+    error("write of %llu bytes to a const global of the device image",
+          (unsigned long long)Size);
+    return false;
+  }
   std::memcpy(TgtPtr, Src, Size);
   forgetSlots(*B, Off, Off + Size);
   // A pointer-sized write of a hetero address is a pointer attachment.
@@ -178,6 +184,11 @@ bool DataLayer::copy(void *DstPtr, const void *SrcPtr, uint64_t Size) {
   if (!SB || !DB || S + Size > SB->Base + SB->Size ||
       D + Size > DB->Base + DB->Size) {
     error("device-to-device copy of %llu bytes outside hetero buffers",
+          (unsigned long long)Size);
+    return false;
+  }
+  if (DB->ReadOnly) {
+    error("copy of %llu bytes to a const global of the device image",
           (unsigned long long)Size);
     return false;
   }
@@ -315,6 +326,8 @@ bool DataLayer::makeValid(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
 
 void DataLayer::markWritten(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
   Lock L(Mutex);
+  if (B.ReadOnly)
+    return; // valid everywhere, for good
   Hi = std::min(Hi, B.Size);
   for (NodeId S = 0; S < numNodes(); ++S)
     if (S != N)

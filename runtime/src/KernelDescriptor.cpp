@@ -71,10 +71,14 @@ struct OperatorName {
   unsigned Operands;
 };
 const OperatorName Operators[] = {
-    {"+", ExprKind::Add, 2},   {"-", ExprKind::Sub, 2},
-    {"*", ExprKind::Mul, 2},   {"/", ExprKind::Div, 2},
-    {"%", ExprKind::Rem, 2},   {"neg", ExprKind::Neg, 1},
-    {"min", ExprKind::Min, 2}, {"max", ExprKind::Max, 2},
+    {"+", ExprKind::Add, 2},     {"-", ExprKind::Sub, 2},
+    {"*", ExprKind::Mul, 2},     {"/", ExprKind::Div, 2},
+    {"%", ExprKind::Rem, 2},     {"neg", ExprKind::Neg, 1},
+    {"min", ExprKind::Min, 2},   {"max", ExprKind::Max, 2},
+    {"shl", ExprKind::Shl, 2},   {"shr", ExprKind::Shr, 2},
+    {"and", ExprKind::And, 2},   {"or", ExprKind::Or, 2},
+    {"xor", ExprKind::Xor, 2},   {"either", ExprKind::Either, 2},
+    {"wrap", ExprKind::Wrap, 1},
 };
 
 const char *operatorName(ExprKind K) {
@@ -164,10 +168,12 @@ private:
   void noteArg(unsigned K) { Out.MaxArg = std::max(Out.MaxArg, int(K)); }
 
   bool expr(ExprId &Id, unsigned Depth = 0);
+  bool guard(DescGuard &G);
   bool extension(DescExpr &E);
   bool line(const std::string &Raw);
   bool validate();
   void uses(ExprId Id, int &MaxCounter, int &MaxVar) const;
+  bool usesNode(ExprId Id, ExprKind K, unsigned Index) const;
 };
 
 bool DescriptorParser::extension(DescExpr &E) {
@@ -211,6 +217,17 @@ bool DescriptorParser::expr(ExprId &Id, unsigned Depth) {
     if (!index(E.Index, "argument index") || !extension(E))
       return false;
     noteArg(E.Index);
+  } else if (Head == "wrap") {
+    E.Kind = ExprKind::Wrap;
+    uint64_t Bits, S;
+    if (!number(64, Bits, "bit count"))
+      return false;
+    if (Bits == 0)
+      return fail("bit count must be 1 to 64");
+    if (!number(1, S, "signedness (0 or 1)") || !expr(E.Ops[0], Depth + 1))
+      return false;
+    E.Bits = static_cast<unsigned>(Bits);
+    E.Signed = S == 1;
   } else if (Head == "load") {
     E.Kind = ExprKind::Load;
     if (!expr(E.Ops[0], Depth + 1) || !extension(E))
@@ -242,6 +259,47 @@ bool DescriptorParser::expr(ExprId &Id, unsigned Depth) {
   ++Pos;
   Id = add(E);
   return true;
+}
+
+bool DescriptorParser::guard(DescGuard &G) {
+  static const std::pair<const char *, GuardCmp> Cmps[] = {
+      {"lt", GuardCmp::LT}, {"le", GuardCmp::LE}, {"gt", GuardCmp::GT},
+      {"ge", GuardCmp::GE}, {"eq", GuardCmp::EQ}, {"ne", GuardCmp::NE}};
+  if (atEnd() || Toks[Pos] != "(")
+    return fail("expected '(' to open a guard");
+  ++Pos;
+  std::string Cmp;
+  if (!word(Cmp, "guard comparison"))
+    return false;
+  bool Known = false;
+  for (const auto &[Name, C] : Cmps)
+    if (Cmp == Name) {
+      G.Cmp = C;
+      Known = true;
+    }
+  if (!Known)
+    return fail("unknown guard comparison '" + Cmp + "'");
+  if (!expr(G.Var) || !expr(G.Bound))
+    return false;
+  const DescExpr &V = Out.Exprs[G.Var];
+  if (V.Kind != ExprKind::Counter && V.Kind != ExprKind::Var)
+    return fail("a guard compares a loop variable, (c l) or (v i)");
+  if (usesNode(G.Bound, V.Kind, V.Index))
+    return fail("a guard's bound uses its own variable");
+  if (atEnd() || Toks[Pos] != ")")
+    return fail("missing ')' after a guard");
+  ++Pos;
+  return true;
+}
+
+bool DescriptorParser::usesNode(ExprId Id, ExprKind K, unsigned Index) const {
+  const DescExpr &E = Out.Exprs[Id];
+  if (E.Kind == K && E.Index == Index)
+    return true;
+  for (ExprId Op : E.Ops)
+    if (Op != NoExpr && usesNode(Op, K, Index))
+      return true;
+  return false;
 }
 
 bool DescriptorParser::line(const std::string &Raw) {
@@ -325,8 +383,17 @@ bool DescriptorParser::line(const std::string &Raw) {
       return false;
     if (A.Size == 0)
       return fail("access size must not be 0");
-    if (!expr(A.Base) || !expr(A.Offset) || !endOfLine())
+    if (!expr(A.Base) || !expr(A.Offset))
       return false;
+    while (!atEnd()) {
+      if (Toks[Pos] != "when")
+        return fail("unexpected '" + Toks[Pos] + "' at end of line");
+      ++Pos;
+      DescGuard G;
+      if (!guard(G))
+        return false;
+      A.Guards.push_back(G);
+    }
     Out.Accesses.push_back(A);
     AccessLines.push_back(LineNo);
     return true;
@@ -425,6 +492,10 @@ bool DescriptorParser::validate() {
     for (ExprId Id : {A.Base, A.Offset})
       if (Id != NoExpr)
         uses(Id, MaxC, MaxV);
+    for (const DescGuard &G : A.Guards) {
+      uses(G.Var, MaxC, MaxV);
+      uses(G.Bound, MaxC, MaxV);
+    }
     if (MaxC >= Depth)
       return failAt(AccessLines[I],
                     "(c " + std::to_string(MaxC) + ") outside the nest");
@@ -490,6 +561,9 @@ std::string KernelDescriptor::exprToString(ExprId Id) const {
     return "(v " + std::to_string(E.Index) + ")";
   case ExprKind::Neg:
     return "(neg " + exprToString(E.Ops[0]) + ")";
+  case ExprKind::Wrap:
+    return "(wrap " + std::to_string(E.Bits) + (E.Signed ? " 1 " : " 0 ") +
+           exprToString(E.Ops[0]) + ")";
   default:
     return std::string("(") + operatorName(E.Kind) + " " +
            exprToString(E.Ops[0]) + " " + exprToString(E.Ops[1]) + ")";
@@ -545,7 +619,9 @@ private:
     return fail(std::string("overflow in (") + operatorName(E.Kind) + " ...)");
   }
   bool extend(uint64_t Raw, const DescExpr &E, int64_t &Out);
+  bool wrap(const DescExpr &E, Interval A, Interval &Out);
   bool binary(const DescExpr &E, Interval A, Interval B, Interval &Out);
+  bool bitwise(const DescExpr &E, Interval A, Interval B, Interval &Out);
 };
 
 bool Evaluator::extend(uint64_t Raw, const DescExpr &E, int64_t &Out) {
@@ -625,6 +701,12 @@ bool Evaluator::eval(ExprId Id, Interval &Out) {
       return overflow(E);
     return true;
   }
+  case ExprKind::Wrap: {
+    Interval A;
+    if (!eval(E.Ops[0], A))
+      return false;
+    return wrap(E, A, Out);
+  }
   default: {
     Interval A, B;
     if (!eval(E.Ops[0], A) || !eval(E.Ops[1], B))
@@ -632,6 +714,39 @@ bool Evaluator::eval(ExprId Id, Interval &Out) {
     return binary(E, A, B, Out);
   }
   }
+}
+
+/// The W-bit type's range is [Min, Min + 2^W - 1]; A's values map to that
+/// range modulo 2^W. Within one period the map is a shift (exact); an
+/// interval that crosses a period boundary may take any value of the type.
+bool Evaluator::wrap(const DescExpr &E, Interval A, Interval &Out) {
+  if (E.Bits == 64) {
+    // Values are int64: a signed 64-bit type holds every one of them, and an
+    // unsigned one those that are not negative (the rest would be >= 2^63).
+    if (E.Signed || A.Lo >= 0) {
+      Out = A;
+      return true;
+    }
+    return fail("unsigned 64-bit value " + std::to_string(A.Lo) +
+                " wraps to 2^64 or more");
+  }
+  // W <= 63: Min and the period fit in int64, and so does A - Min in
+  // __int128.
+  __int128 Period = __int128(1) << E.Bits;
+  __int128 Min = E.Signed ? -(Period / 2) : 0;
+  auto Block = [&](int64_t V) {
+    __int128 D = __int128(V) - Min;
+    return D >= 0 ? D / Period : -((-D + Period - 1) / Period);
+  };
+  __int128 BLo = Block(A.Lo), BHi = Block(A.Hi);
+  if (BLo == BHi) {
+    Out.Lo = static_cast<int64_t>(A.Lo - BLo * Period);
+    Out.Hi = static_cast<int64_t>(A.Hi - BLo * Period);
+  } else {
+    Out.Lo = static_cast<int64_t>(Min);
+    Out.Hi = static_cast<int64_t>(Min + Period - 1);
+  }
+  return true;
 }
 
 /// |V| as unsigned (defined for INT64_MIN too).
@@ -682,6 +797,30 @@ bool Evaluator::binary(const DescExpr &E, Interval A, Interval B,
            *std::max_element(Corners, Corners + 4)};
     return true;
   }
+  case ExprKind::Shl:
+  case ExprKind::Shr: {
+    if (!B.isPoint() || B.Lo < 0 || B.Lo > 63)
+      return fail(std::string("shift count of (") + operatorName(E.Kind) +
+                  " ...) outside [0, 63]");
+    if (E.Kind == ExprKind::Shr) { // floor(a / 2^b) is monotone
+      Out = {A.Lo >> B.Lo, A.Hi >> B.Lo};
+      return true;
+    }
+    if (B.Lo == 63)
+      return A.Lo == 0 && A.Hi == 0 ? (Out = A, true) : overflow(E);
+    int64_t P = int64_t(1) << B.Lo;
+    if (__builtin_mul_overflow(A.Lo, P, &Out.Lo) ||
+        __builtin_mul_overflow(A.Hi, P, &Out.Hi))
+      return overflow(E);
+    return true;
+  }
+  case ExprKind::And:
+  case ExprKind::Or:
+  case ExprKind::Xor:
+    return bitwise(E, A, B, Out);
+  case ExprKind::Either:
+    Out = {std::min(A.Lo, B.Lo), std::max(A.Hi, B.Hi)};
+    return true;
   case ExprKind::Rem: {
     if (B.Lo <= 0 && B.Hi >= 0)
       return fail("remainder by an interval containing 0");
@@ -704,6 +843,108 @@ bool Evaluator::binary(const DescExpr &E, Interval A, Interval B,
   default:
     return fail("bad expression");
   }
+}
+
+/// Smallest 2^k - 1 that is >= V (V >= 0): every value of at most V's bits.
+int64_t allOnesAbove(int64_t V) {
+  uint64_t M = 0;
+  while (M < static_cast<uint64_t>(V))
+    M = M << 1 | 1;
+  return static_cast<int64_t>(M);
+}
+
+bool Evaluator::bitwise(const DescExpr &E, Interval A, Interval B,
+                        Interval &Out) {
+  if (A.isPoint() && B.isPoint()) {
+    int64_t V = E.Kind == ExprKind::And  ? (A.Lo & B.Lo)
+                : E.Kind == ExprKind::Or ? (A.Lo | B.Lo)
+                                         : (A.Lo ^ B.Lo);
+    Out = point(V);
+    return true;
+  }
+  if (E.Kind == ExprKind::And) {
+    // A mask 2^k - 1 over values inside one block of 2^k is a shift: exact.
+    for (int Swap = 0; Swap < 2; ++Swap, std::swap(A, B)) {
+      if (!B.isPoint() || B.Lo < 0 || (B.Lo & (B.Lo + 1)) != 0)
+        continue;
+      int64_t Shift = 0;
+      while (Shift < 63 && (int64_t(1) << Shift) <= B.Lo)
+        ++Shift;
+      if ((A.Lo >> Shift) == (A.Hi >> Shift)) {
+        Out = {A.Lo & B.Lo, A.Hi & B.Lo};
+        return true;
+      }
+    }
+    // x & y lies in [0, y] for y >= 0, whatever x is.
+    if (A.Lo >= 0 && B.Lo >= 0)
+      Out = {0, std::min(A.Hi, B.Hi)};
+    else if (A.Lo >= 0 || B.Lo >= 0)
+      Out = {0, A.Lo >= 0 ? A.Hi : B.Hi};
+    else
+      return fail("(and ...) of two possibly negative values");
+    return true;
+  }
+  if (A.Lo < 0 || B.Lo < 0)
+    return fail(std::string("(") + operatorName(E.Kind) +
+                " ...) of a possibly negative value");
+  // Neither sets a bit above the operands' highest one; | keeps each
+  // operand's bits, so it is at least the larger of the two.
+  int64_t Hi = allOnesAbove(std::max(A.Hi, B.Hi));
+  Out = {E.Kind == ExprKind::Or ? std::max(A.Lo, B.Lo) : 0, Hi};
+  return true;
+}
+
+/// Narrows the intervals of the loop variables in C and V to where every
+/// guard holds; false when nowhere (the access is not reached). A bound that
+/// cannot be evaluated narrows nothing, which is sound.
+bool applyGuards(const KernelDescriptor &D, Evaluator &Ev,
+                 const std::vector<DescGuard> &Guards, std::vector<Interval> &C,
+                 std::vector<Interval> &V, std::string &Err) {
+  for (const DescGuard &G : Guards) {
+    const DescExpr &X = D.expr(G.Var);
+    std::vector<Interval> &Set = X.Kind == ExprKind::Counter ? C : V;
+    if (X.Index >= Set.size())
+      continue;
+    Interval B;
+    if (!Ev.eval(G.Bound, B)) {
+      Err.clear();
+      continue;
+    }
+    Interval &I = Set[X.Index];
+    int64_t T;
+    switch (G.Cmp) {
+    case GuardCmp::LT:
+      if (!__builtin_sub_overflow(B.Hi, int64_t(1), &T))
+        I.Hi = std::min(I.Hi, T);
+      break;
+    case GuardCmp::LE:
+      I.Hi = std::min(I.Hi, B.Hi);
+      break;
+    case GuardCmp::GT:
+      if (!__builtin_add_overflow(B.Lo, int64_t(1), &T))
+        I.Lo = std::max(I.Lo, T);
+      break;
+    case GuardCmp::GE:
+      I.Lo = std::max(I.Lo, B.Lo);
+      break;
+    case GuardCmp::EQ:
+      I.Lo = std::max(I.Lo, B.Lo);
+      I.Hi = std::min(I.Hi, B.Hi);
+      break;
+    case GuardCmp::NE:
+      // Only a single excluded value at an end of the interval narrows it.
+      if (B.isPoint() && I.Lo == B.Lo && I.Lo < I.Hi)
+        ++I.Lo;
+      else if (B.isPoint() && I.Hi == B.Lo && I.Lo < I.Hi)
+        --I.Hi;
+      else if (B.isPoint() && I.isPoint() && I.Lo == B.Lo)
+        return false;
+      break;
+    }
+    if (I.Lo > I.Hi)
+      return false;
+  }
+  return true;
 }
 
 /// Whether expression Id uses a variable marked in Empty.
@@ -929,13 +1170,32 @@ bool windowSections(const KernelDescriptor &D, const DescEnv &E,
     }
     for (size_t I = 0; I < Accesses.size(); ++I) {
       const DescAccess &A = Accesses[I];
-      if (A.Kind != AccessKind::Read && A.Kind != AccessKind::Write)
+      if (Out[I].Kind != AccessKind::Read && Out[I].Kind != AccessKind::Write)
         continue;
       if (usesEmpty(D, A.Offset, Empty))
         continue; // not reached in this box
+      bool Ok = true;
       Interval Off;
-      if (!Ev.eval(A.Offset, Off))
-        return Fail("offset of access " + std::to_string(I) + ": " + Err);
+      if (A.Guards.empty()) {
+        Ok = Ev.eval(A.Offset, Off);
+      } else {
+        std::vector<Interval> GC = C, GV = V;
+        if (!applyGuards(D, Ev, A.Guards, GC, GV, Err))
+          continue; // no iteration of the box takes this branch
+        Evaluator GEv(D, E, Err);
+        GEv.Counters = &GC;
+        GEv.Vars = &GV;
+        Ok = GEv.eval(A.Offset, Off);
+      }
+      if (!Ok) {
+        if (A.Kind == AccessKind::Write)
+          return Fail("offset of access " + std::to_string(I) + ": " + Err);
+        // A read without computable bounds may read anything in its buffer.
+        Out[I].Kind = AccessKind::ReadAll;
+        Out[I].Ranges.clear();
+        Err.clear();
+        continue;
+      }
       uint64_t RLo, RHi;
       if (__builtin_add_overflow(Out[I].Base, Off.Lo, &RLo) ||
           __builtin_add_overflow(Out[I].Base, Off.Hi, &RHi) ||

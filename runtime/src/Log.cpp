@@ -1,6 +1,7 @@
 //===- Log.cpp - Messages of the hetero runtime ---------------------------===//
 #include "hetero/Log.h"
 
+#include <atomic>
 #include <csignal>
 #include <cstdarg>
 #include <cstdio>
@@ -23,13 +24,11 @@ static void emit(const char *Prefix, const char *Fmt, va_list Args) {
   fprintf(stderr, "hetero: %s%s\n", Prefix, Line);
 }
 
-int infoLevel() {
-  static const int Level = [] {
-    const char *S = getenv("HETERO_INFO");
-    return S ? atoi(S) : 0;
-  }();
-  return Level;
-}
+static std::atomic<int> Level{0};
+
+int infoLevel() { return Level.load(std::memory_order_relaxed); }
+
+void setInfoLevel(int L) { Level.store(L, std::memory_order_relaxed); }
 
 void info(int Level, const char *Fmt, ...) {
   if (infoLevel() < Level)
@@ -66,9 +65,6 @@ static void onFatalSignal(int Sig) {
 }
 
 void installCrashHandler() {
-  const char *S = getenv("HETERO_BACKTRACE");
-  if (!S || atoi(S) == 0)
-    return;
   for (int Sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
     signal(Sig, onFatalSignal);
 }

@@ -1,6 +1,7 @@
 //===- MemoryNode.cpp - Host and simulated memory nodes -------------------===//
 #include "hetero/MemoryNode.h"
 
+#include <cstdio>
 #include <cstring>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -31,7 +32,31 @@ bool NodeOps::copyFromPeer(void *, NodeOps &, const void *, size_t) {
 // the storage 16-byte aligned.
 static constexpr size_t HeaderBytes = 16;
 
+uint64_t availableHostMemory() {
+  uint64_t Available = 0, SwapFree = 0;
+  bool Found = false;
+  if (FILE *F = fopen("/proc/meminfo", "r")) {
+    char Key[64];
+    unsigned long long Kb;
+    while (fscanf(F, "%63s %llu kB\n", Key, &Kb) == 2) {
+      if (strcmp(Key, "MemAvailable:") == 0) {
+        Available = uint64_t(Kb) << 10;
+        Found = true;
+      } else if (strcmp(Key, "SwapFree:") == 0) {
+        SwapFree = uint64_t(Kb) << 10;
+      }
+    }
+    fclose(F);
+  }
+  if (!Found)
+    Available =
+        uint64_t(sysconf(_SC_AVPHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+  return Available + SwapFree;
+}
+
 void *HostNodeOps::allocateWithLeadIn(size_t Size, size_t LeadIn) {
+  if (Size >= CheckedSize && Size > availableHostMemory())
+    return nullptr;
   size_t Page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   LeadIn = (LeadIn + Page - 1) / Page * Page;
   size_t Bytes = LeadIn + HeaderBytes + (Size ? Size : 1);

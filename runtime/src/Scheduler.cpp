@@ -17,7 +17,8 @@ std::string Member::name() const {
 
 LaunchChoice chooseMembers(const std::vector<Member> &Members,
                            const std::function<bool(const Member &)> &CanRun,
-                           const std::string &Pin) {
+                           const std::string &Pin,
+                           const std::function<bool(const Member &)> &Listed) {
   LaunchChoice C;
   auto Usable = [&](const Member &M) { return !M.Failed && CanRun(M); };
   const Member *Pinned = nullptr;
@@ -30,13 +31,18 @@ LaunchChoice chooseMembers(const std::vector<Member> &Members,
       C.Reason = "pinned by HETERO_MEMBER";
     }
   }
-  // GPUs first, then simulated accelerators, then the CPU pool.
-  for (MemberKind K :
-       {MemberKind::Gpu, MemberKind::Simulated, MemberKind::CpuPool})
-    for (const Member &M : Members)
-      if (M.Kind == K && &M != Pinned && Usable(M)) {
+  // GPUs first, then simulated accelerators, then the CPU pool; members
+  // HETERO_MEMBERS leaves out only after every listed one.
+  for (bool WantListed : {true, false})
+    for (MemberKind K :
+         {MemberKind::Gpu, MemberKind::Simulated, MemberKind::CpuPool})
+      for (const Member &M : Members) {
+        bool IsListed = !Listed || Listed(M);
+        if (M.Kind != K || &M == Pinned || !Usable(M) || IsListed != WantListed)
+          continue;
         if (C.Reason.empty())
-          C.Reason = K == MemberKind::Gpu ? "first GPU of the pool"
+          C.Reason = !IsListed ? "no member HETERO_MEMBERS lists can run it"
+                     : K == MemberKind::Gpu ? "first GPU of the pool"
                      : K == MemberKind::Simulated
                          ? "first simulated accelerator"
                          : "no accelerator: CPU pool";

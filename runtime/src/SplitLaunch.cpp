@@ -116,7 +116,7 @@ bool Splitter::plan(std::string &Reason) {
   std::vector<double> Weights;
   for (const SplitMember &M : Members)
     Weights.push_back(M.Weight);
-  Chunks = splitIterations(Total, Weights, In.ChunksPerMember);
+  Chunks = splitIterations(Total, Weights, In.ChunksPerMember, In.MinChunk);
   if (Chunks.size() < 2) {
     Reason = Total < 2 ? "fewer than two iterations" : "one member, one chunk";
     return false;

@@ -128,6 +128,39 @@ TEST_F(Fixture, OutOfMemoryNodeFailsCleanly) {
   EXPECT_TRUE(L.acquireWhole(Small, Args, Touched));
 }
 
+// More than the host can hold is refused at once, not found out pages later.
+TEST_F(Fixture, BuffersTheHostCannotHoldAreRefused) {
+  uint64_t Avail = availableHostMemory();
+  ASSERT_GT(Avail, 0u);
+  EXPECT_EQ(L.allocate(Avail + (uint64_t(1) << 30)), nullptr);
+  EXPECT_EQ(L.allocate(uint64_t(200) << 40), nullptr);
+  void *P = L.allocate(HostNodeOps::CheckedSize);
+  ASSERT_NE(P, nullptr);
+  EXPECT_TRUE(L.release(P));
+}
+
+TEST_F(Fixture, ReadOnlyGlobalsAreNeverWritten) {
+  static const int Table[4] = {1, 2, 3, 4};
+  static int Copy[4] = {1, 2, 3, 4};
+  void *Base = const_cast<int *>(Table);
+  L.registerExternal(Base, sizeof(Table), /*ReadOnly=*/true);
+  L.setExternalNodeStorage(Base, A, Copy);
+  Buffer *Buf = L.find(reinterpret_cast<uintptr_t>(Base));
+  ASSERT_NE(Buf, nullptr);
+  // A kernel that ran whole on A does not make A's copy the only one.
+  std::vector<uintptr_t> Args;
+  std::vector<Buffer *> Touched;
+  ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
+  L.releaseWhole(A, Touched);
+  EXPECT_TRUE(L.validOnlyOn(A, *Buf).empty());
+  EXPECT_TRUE(L.makeValid(HostNode, *Buf, 0, sizeof(Table)));
+  int X = 7;
+  EXPECT_FALSE(L.write(Base, &X, sizeof(X))); // an error, not a fault
+  int Y = 0;
+  EXPECT_TRUE(L.read(&Y, Base, sizeof(Y)));
+  EXPECT_EQ(Y, 1);
+}
+
 TEST_F(Fixture, DiscardRefusesToDropTheOnlyCopy) {
   auto V = iota(64);
   void *P = L.allocate(64 * sizeof(int));

@@ -53,3 +53,20 @@ TEST(Scheduler, CpuOnlyPool) {
   ASSERT_EQ(C.Order.size(), 1u);
   EXPECT_EQ(C.Reason, "no accelerator: CPU pool");
 }
+
+TEST(Scheduler, MembersListedComeFirstOthersOnlyAsFallback) {
+  auto Ms = pool();
+  auto OnlyCpu = [](const Member &M) { return M.Kind == MemberKind::CpuPool; };
+  LaunchChoice C = chooseMembers(Ms, All, "", OnlyCpu);
+  ASSERT_EQ(C.Order.size(), 4u);
+  EXPECT_EQ(C.Order[0]->name(), "cpu");
+  EXPECT_EQ(C.Reason, "no accelerator: CPU pool");
+  EXPECT_EQ(C.Order[1]->name(), "cuda:0");
+  // The listed member cannot run the kernel: the others take it, and say so.
+  C = chooseMembers(
+      Ms, [](const Member &M) { return M.Kind != MemberKind::CpuPool; }, "",
+      OnlyCpu);
+  ASSERT_EQ(C.Order.size(), 3u);
+  EXPECT_EQ(C.Order[0]->name(), "cuda:0");
+  EXPECT_EQ(C.Reason, "no member HETERO_MEMBERS lists can run it");
+}

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "hetero/SplitLaunch.h"
+#include "hetero/ChunkPlan.h"
 #include "hetero/DataLayer.h"
 
 #include <gtest/gtest.h>
@@ -251,7 +252,13 @@ TEST_F(SplitFixture, UnsafePlansRunUnsplitAndChangeNothing) {
       // Writes past the end of the mapped buffer.
       {"hetero-kernel 1\nsplit yes\nnest 1\nloop 0 0 lt 3002 1\n"
        "write 8 (arg 1) (* (c 0) 8)\n",
-       0, "outside"},
+       0,
+       "write section [16008, 24016) of a 24008-byte buffer of access 0 "
+       "leaves its mapped buffer"},
+      // Reads before the start of the mapped buffer (a[i - 1] from i = 0).
+      {"hetero-kernel 1\nsplit yes\nnest 1\nloop 0 0 lt 3000 1\n"
+       "read 8 (arg 0) (* (- (c 0) 1) 8)\nwrite 8 (arg 1) (* (c 0) 8)\n",
+       0, "read section [-8, "},
       {"hetero-kernel 1\nsplit no atomic update of mapped memory\n", 0,
        "atomic"},
   };
@@ -311,4 +318,37 @@ TEST(SplitLaunchNoRoom, MemberWithoutRoomIsLeftOut) {
   std::vector<double> Got(N);
   ASSERT_TRUE(L.read(Got.data(), B, N * sizeof(double)));
   EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
+}
+
+TEST(ChunkPlan, ChunksCoverTheSpaceAndNeverGoBelowTheMinimum) {
+  for (uint64_t Total : {1ull, 7ull, 1000ull, 100000ull, 1ull << 40}) {
+    for (unsigned Per : {1u, 3u, 256u}) {
+      for (uint64_t Min : {1ull, 1024ull}) {
+        std::vector<ChunkSpec> C =
+            splitIterations(Total, {32, 1, 1, 0.5}, Per, Min);
+        uint64_t Next = 0;
+        std::map<size_t, unsigned> PerMember;
+        for (const ChunkSpec &S : C) {
+          EXPECT_EQ(S.Lo, Next);
+          EXPECT_LT(S.Lo, S.Hi);
+          Next = S.Hi;
+          ++PerMember[S.Member];
+        }
+        EXPECT_EQ(Next, Total);
+        for (auto [M, N] : PerMember) {
+          EXPECT_LE(N, Per);
+          uint64_t Share = 0;
+          for (const ChunkSpec &S : C)
+            if (S.Member == M)
+              Share += S.Hi - S.Lo;
+          // Cut finer only where every piece keeps Min iterations.
+          if (N > 1)
+            EXPECT_GE(Share / N, Min) << Total << " " << Per << " " << Min;
+        }
+      }
+    }
+  }
+  // 100k iterations, 256 chunks per member asked, 1024 at least each.
+  std::vector<ChunkSpec> C = splitIterations(100000, {1, 1, 1, 1}, 256, 1024);
+  EXPECT_EQ(C.size(), 4u * 24);
 }

@@ -4,9 +4,11 @@
 // kernel's normalized iteration space. For each window the kernel's
 // descriptor gives the byte ranges it may read and write; here they are
 // resolved to the data layer's buffers, and the plan is refused when it
-// would not be safe: a write outside a mapped buffer, or two chunks whose
-// write sections overlap (the analysis' sections are over-approximations,
-// so only disjoint ones can each be made valid on their own node).
+// would not be safe: a read or write section that leaves its mapped buffer
+// (the sections are sound over-approximations of what the iterations touch,
+// so one that leaves the buffer says the analysis or the program is wrong),
+// a write outside every mapped buffer, or two chunks whose write sections
+// overlap (only disjoint ones can each be made valid on their own node).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_CHUNKPLAN_H
@@ -30,11 +32,13 @@ struct ChunkSpec {
 };
 
 /// Splits [0, Total) into contiguous chunks in iteration order: member I gets
-/// a share proportional to Weights[I], cut into ChunksPerMember pieces.
-/// Members whose share rounds to nothing get no chunk.
+/// a share proportional to Weights[I], cut into ChunksPerMember pieces of
+/// at least MinChunk iterations (a smaller share is one piece). Members
+/// whose share rounds to nothing get no chunk.
 std::vector<ChunkSpec> splitIterations(uint64_t Total,
                                        const std::vector<double> &Weights,
-                                       unsigned ChunksPerMember);
+                                       unsigned ChunksPerMember,
+                                       uint64_t MinChunk = 1);
 
 /// What one chunk touches in one buffer (offsets within the buffer).
 struct BufferAccess {

@@ -43,6 +43,9 @@ struct Buffer {
   uint64_t LeadIn = 0;
   /// Storage not owned by the layer (globals of loaded images).
   bool External = false;
+  /// A const global of the loaded images (read-only pages): every node
+  /// holds its initial contents and nothing ever writes it.
+  bool ReadOnly = false;
   /// Per node: storage (nullptr until first needed) and valid ranges.
   std::vector<void *> NodePtr;
   std::vector<RangeSet> Valid;
@@ -75,7 +78,8 @@ public:
   bool release(void *Ptr);
   /// Registers storage the layer does not own: Base is the host node's copy
   /// (also the hetero address). Later calls add other nodes' copies.
-  void registerExternal(void *Base, uint64_t Size);
+  /// ReadOnly: see Buffer::ReadOnly.
+  void registerExternal(void *Base, uint64_t Size, bool ReadOnly = false);
   void setExternalNodeStorage(void *Base, NodeId N, void *NodePtr);
 
   /// Host memory -> hetero address (data_submit). Valid on node 0 only.

@@ -13,9 +13,15 @@
 //   var <id> <lo> <hi>            inner (not collapsed) loop counter (v id):
 //                                 its value lies in [lo, hi], inclusive; lo and
 //                                 hi may use (c l), (v j) for j < id, args
-//   read <size> <base> <offset>   may read [base+offset, base+offset+size) for
+//   read <size> <base> <offset> [when <guard>]...
+//                                 may read [base+offset, base+offset+size) for
 //                                 every value of the loop variables in range
-//   write <size> <base> <offset>  the same, written
+//                                 that satisfies every guard
+//   write <size> <base> <offset> [when <guard>]...
+//                                 the same, written
+//   A guard (<cmp> <x> <e>), cmp one of lt le gt ge eq ne, x a loop variable
+//   ((c l) or (v i)) and e an expression without x: the access happens only
+//   where x <cmp> e holds (it sits in that branch of an if or ?:).
 //   readall <base>                may read anything in base's buffer
 //   readany                       may read memory the compiler could not
 //                                 attribute: every buffer
@@ -41,9 +47,21 @@
 //   (v I)                  inner loop counter I
 //   (+ a b) (- a b) (* a b) (/ a b) (% a b) (neg a) (min a b) (max a b)
 //                          / and % as in C (truncating)
+//   (wrap W S a)           a converted to the W-bit integer type (W in 1..64),
+//                          signed (S=1) or unsigned (S=0): reduced modulo 2^W
+//                          into the type's range, as C converts integers and
+//                          as unsigned arithmetic wraps
+//   (shl a b) (shr a b)    a * 2^b and floor(a / 2^b), b in [0, 63]
+//   (and a b) (or a b) (xor a b)
+//                          bitwise, on two's complement values
+//   (either a b)           the value of a or that of b (a conditional
+//                          expression): it lies in the hull of the two
 //
-// 8-byte values from (sarg K 8 0) and (load P 8 0) must be below 2^63 (an
-// error otherwise); (arg K) is taken as it is, as two's complement.
+// Every value is the exact mathematical integer: the compiler writes a wrap
+// wherever C arithmetic or a conversion may leave the range of its type, so
+// an expression means what the kernel computes. 8-byte values from
+// (sarg K 8 0), (load P 8 0) and (wrap 64 0 a) must be below 2^63 (an error
+// otherwise); (arg K) is taken as it is, as two's complement.
 //
 // The collapsed nest is OpenMP's: level l runs
 // `for (x = init; x <cond> bound; x += step)` N_l times; the normalized
@@ -85,6 +103,13 @@ enum class ExprKind {
   Neg, // Ops[0]
   Min,
   Max,
+  Wrap, // Ops[0], Bits, Signed
+  Shl,
+  Shr,
+  And,
+  Or,
+  Xor,
+  Either,
 };
 
 /// One node of an expression tree; the descriptor owns every node.
@@ -92,7 +117,8 @@ struct DescExpr {
   ExprKind Kind = ExprKind::Const;
   int64_t Value = 0;
   unsigned Index = 0;
-  unsigned Bytes = 0;
+  unsigned Bytes = 0; // SArg, Load
+  unsigned Bits = 0;  // Wrap
   bool Signed = false;
   ExprId Ops[2] = {NoExpr, NoExpr};
 };
@@ -110,11 +136,21 @@ struct DescVar {
 
 enum class AccessKind { Read, Write, ReadAll, ReadAny };
 
+enum class GuardCmp { LT, LE, GT, GE, EQ, NE };
+
+/// `x <cmp> e` holds wherever the access happens.
+struct DescGuard {
+  GuardCmp Cmp = GuardCmp::LT;
+  ExprId Var = NoExpr; // a (c l) or (v i) node
+  ExprId Bound = NoExpr;
+};
+
 struct DescAccess {
   AccessKind Kind = AccessKind::Read;
-  uint64_t Size = 0;      // Read, Write
-  ExprId Base = NoExpr;   // all but ReadAny
-  ExprId Offset = NoExpr; // Read, Write
+  uint64_t Size = 0;             // Read, Write
+  ExprId Base = NoExpr;          // all but ReadAny
+  ExprId Offset = NoExpr;        // Read, Write
+  std::vector<DescGuard> Guards; // Read, Write
 };
 
 struct DescReduction {
@@ -206,9 +242,11 @@ struct WindowSection {
 /// The sections the iterations t in [Lo, Hi) of the normalized space touch
 /// (N: tripCounts; Lo < Hi <= the product of N), one per access line of the
 /// descriptor, in the order of accesses(). A sound over-approximation: every
-/// byte any iteration of the window may touch is inside. False, with Err,
-/// when not computable (a base that depends on the loop variables, overflow,
-/// a division by an interval holding 0, a failed load); Out is then
+/// byte any iteration of the window may touch is inside. A read whose offset
+/// cannot be bounded (overflow, a division by an interval holding 0, a value
+/// outside the range the descriptor can represent) becomes ReadAll. False,
+/// with Err, when not computable otherwise (a base that depends on the loop
+/// variables, a write without bounds, a failed load); Out is then
 /// unspecified.
 bool windowSections(const KernelDescriptor &D, const DescEnv &E,
                     const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,

@@ -10,8 +10,9 @@
 
 namespace hetero {
 
-/// Verbosity from HETERO_INFO (0 when unset).
+/// Verbosity (HETERO_INFO; 0 until the plugin has read its settings).
 int infoLevel();
+void setInfoLevel(int Level);
 /// Prints "hetero: <message>" on stderr when HETERO_INFO >= Level.
 void info(int Level, const char *Fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -20,7 +21,7 @@ void error(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 /// Prints "hetero: warning: <message>" on stderr, always.
 void warning(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/// With HETERO_BACKTRACE=1, a fatal signal prints a backtrace first.
+/// From now on a fatal signal prints a backtrace first (HETERO_BACKTRACE=1).
 void installCrashHandler();
 
 } // namespace hetero

@@ -45,12 +45,24 @@ public:
   }
 };
 
-/// Node 0: plain host memory; copies are memcpy.
+/// Bytes of memory the host can still give this process now: MemAvailable
+/// of /proc/meminfo (plus free swap), or the free pages when that cannot be
+/// read.
+uint64_t availableHostMemory();
+
+/// Node 0: plain host memory; copies are memcpy. Storage is reserved
+/// address space whose pages are committed on first touch, so a request the
+/// host cannot hold is refused at once (it would otherwise be found out by
+/// the kernel's out-of-memory killer, gigabytes later).
 class HostNodeOps : public NodeOps {
 public:
   /// Like allocate(), with LeadIn bytes of inaccessible address space
-  /// reserved right before the storage (see DataLayer::allocate).
+  /// reserved right before the storage (see DataLayer::allocate). Null when
+  /// Size exceeds the host memory available (requests of 64 MiB and more
+  /// are checked; smaller ones only against the address space).
   void *allocateWithLeadIn(size_t Size, size_t LeadIn);
+  /// Below this, allocations are not checked against availableHostMemory().
+  static constexpr size_t CheckedSize = size_t(64) << 20;
   /// The bytes requested for storage from allocate().
   static size_t allocationSize(const void *Ptr);
   NodeKind kind() const override { return NodeKind::Host; }

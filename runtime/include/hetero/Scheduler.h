@@ -36,9 +36,13 @@ struct LaunchChoice {
 
 /// Orders the members for one launch. CanRun says whether a member has the
 /// kernel (a GPU whose image loaded). Pin is HETERO_MEMBER's value or "".
-LaunchChoice chooseMembers(const std::vector<Member> &Members,
-                           const std::function<bool(const Member &)> &CanRun,
-                           const std::string &Pin);
+/// Listed says whether HETERO_MEMBERS lets a member take work (null: all):
+/// members it leaves out come last, only as fallbacks.
+LaunchChoice
+chooseMembers(const std::vector<Member> &Members,
+              const std::function<bool(const Member &)> &CanRun,
+              const std::string &Pin,
+              const std::function<bool(const Member &)> &Listed = nullptr);
 
 } // namespace hetero
 

@@ -51,6 +51,8 @@ struct SplitLaunchInput {
   /// libomptarget's trip count of the loop, 0 when unknown.
   uint64_t TripCount = 0;
   unsigned ChunksPerMember = 1;
+  /// Chunks are never cut smaller than this (iterations).
+  uint64_t MinChunk = 1;
 };
 
 /// Runs the iterations [Lo, Hi) of the kernel on member Member (an index into

@@ -1,0 +1,115 @@
+//===- Settings.h - The HETERO_* environment, read once and checked -*- C++
+//-*-===//
+//
+// Every run-time setting of hetero is an environment variable, read once when
+// the plugin starts and checked there. The contract:
+//
+//   - an unset or empty variable takes its documented default;
+//   - a value that is not accepted stops the program before any kernel runs,
+//     with one line per variable: "hetero: error: <NAME>=<value>: <what is
+//     accepted>" (a wrong setting must never turn into a different run);
+//   - checks that need the pool (a member name, more simulated accelerators
+//     or CPU threads than there are) are made once the pool is known, with
+//     the same kind of message;
+//   - an unknown HETERO_ variable that looks like a misspelt setting is a
+//     warning naming the setting.
+//
+// | variable               | accepted                                | default
+// |
+// |------------------------|-----------------------------------------|---------|
+// | HETERO_INFO            | 0, 1, 2, 3                              | 0 | |
+// HETERO_STATS           | 0 or 1                                  | 0       |
+// | HETERO_BACKTRACE       | 0 or 1                                  | 0 | |
+// HETERO_DISABLE_CUDA    | 0 or 1                                  | 0       |
+// | HETERO_SIMULATE        | 0 .. 64 (and what the host back end has)| 0 | |
+// HETERO_SIMULATE_MEMORY | bytes >= 1, suffix K, M, G or T (2^10..)| none    |
+// | HETERO_MEMBER          | a pool member: cpu, cuda:<n>, sim:<n>   | none |
+// | HETERO_MEMBERS         | <member>[=<weight>],... weights 0..1e6  | all | |
+// HETERO_CHUNKS          | 1 .. 256                                | 1       |
+// | HETERO_MIN_CHUNK       | 1 .. 2^40 iterations                    | 16 | |
+// HETERO_CPU_THREADS     | 1 .. the cores available to the process | note    |
+//
+// (HETERO_CPU_THREADS' default: the cores less one per GPU.)
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_SETTINGS_H
+#define HETERO_SETTINGS_H
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hetero {
+
+/// One entry of HETERO_MEMBERS.
+struct MemberShare {
+  std::string Name;
+  double Weight = -1; // -1: the member's default weight
+};
+
+struct Settings {
+  static constexpr unsigned MaxSimulate = 64;
+  static constexpr unsigned MaxChunks = 256;
+  static constexpr uint64_t MaxMinChunk = uint64_t(1) << 40;
+  static constexpr double MaxWeight = 1e6;
+
+  int Info = 0;
+  bool Stats = false;
+  bool Backtrace = false;
+  bool DisableCuda = false;
+  unsigned Simulate = 0;
+  uint64_t SimulateMemory = 0; // 0: unlimited (unset)
+  std::string Member;          // empty: unset
+  std::vector<MemberShare> Members;
+  bool MembersListed = false;
+  unsigned Chunks = 1;
+  uint64_t MinChunk = 16;
+  unsigned CpuThreads = 0; // 0: unset
+
+  /// The share HETERO_MEMBERS gives the member: its weight there, Default
+  /// when listed without one or when the variable is unset, 0 when the
+  /// variable lists other members only.
+  double weightOf(const std::string &Name, double Default) const;
+};
+
+/// Reads a variable's value; null when unset.
+using GetEnvFn = std::function<const char *(const char *Name)>;
+
+/// Reads every setting through GetEnv. Each rejected value adds one message
+/// "<NAME>=<value>: <what is accepted>" to Errors and leaves the default.
+Settings readSettings(const GetEnvFn &GetEnv, std::vector<std::string> &Errors);
+
+/// What the pool must satisfy: every member HETERO_MEMBER and HETERO_MEMBERS
+/// name exists (else the message lists the pool's members), CpuThreads is
+/// at most Cores. Messages are added to Errors.
+void checkSettingsAgainstPool(const Settings &S,
+                              const std::vector<std::string> &PoolMembers,
+                              unsigned Cores, std::vector<std::string> &Errors);
+
+/// For each unknown HETERO_ variable among Names (NAME=value strings, as in
+/// environ) that is one or two edits from a setting: "<NAME> is not a hetero
+/// setting; did you mean <SETTING>?".
+std::vector<std::string>
+misspeltSettings(const std::vector<std::string> &Environment);
+
+// The parsers, one per kind of value (unit-tested on their own).
+
+/// A decimal integer in [Min, Max]; no sign, no blanks, no suffix.
+bool parseInteger(std::string_view Text, uint64_t Min, uint64_t Max,
+                  uint64_t &Out);
+/// A byte count >= 1: decimal, optionally followed by K, M, G or T (powers
+/// of 1024, either case); at most 2^62.
+bool parseByteCount(std::string_view Text, uint64_t &Out);
+/// 0 or 1.
+bool parseFlag(std::string_view Text, bool &Out);
+/// cpu, cuda:<n> or sim:<n>.
+bool isMemberName(std::string_view Text);
+/// HETERO_MEMBERS' grammar; false with the reason in Err.
+bool parseMemberShares(std::string_view Text, std::vector<MemberShare> &Out,
+                       std::string &Err);
+
+} // namespace hetero
+
+#endif // HETERO_SETTINGS_H

@@ -1,0 +1,298 @@
+//===- Settings.cpp - The HETERO_* environment, read once and checked -----===//
+#include "hetero/Settings.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <type_traits>
+
+namespace hetero {
+
+namespace {
+
+bool allDigits(std::string_view T) {
+  return !T.empty() && std::all_of(T.begin(), T.end(),
+                                   [](char C) { return C >= '0' && C <= '9'; });
+}
+
+std::string rangeText(uint64_t Min, uint64_t Max) {
+  return "expected an integer from " + std::to_string(Min) + " to " +
+         std::to_string(Max);
+}
+
+/// The settings the runtime reads (the compiler and tools have others).
+const char *const KnownSettings[] = {
+    "HETERO_INFO",         "HETERO_STATS",      "HETERO_BACKTRACE",
+    "HETERO_DISABLE_CUDA", "HETERO_SIMULATE",   "HETERO_SIMULATE_MEMORY",
+    "HETERO_MEMBER",       "HETERO_MEMBERS",    "HETERO_CHUNKS",
+    "HETERO_MIN_CHUNK",    "HETERO_CPU_THREADS"};
+
+/// Names of hetero's other tools (compiler driver, scripts): never typos.
+const char *const OtherHeteroNames[] = {
+    "HETERO_DESC_DEBUG", "HETERO_OFFLOAD_ARCH",
+    "HETERO_CUDA_PATH",  "HETERO_COMPILER_PLUGIN",
+    "HETERO_BUILD_DIR",  "HETERO_LIT_PREBUILT",
+    "HETERO_NPROC"};
+
+/// Levenshtein distance, capped: at most Cap + 1.
+size_t editDistance(std::string_view A, std::string_view B, size_t Cap) {
+  if (A.size() > B.size() + Cap || B.size() > A.size() + Cap)
+    return Cap + 1;
+  std::vector<size_t> Prev(B.size() + 1), Cur(B.size() + 1);
+  for (size_t J = 0; J <= B.size(); ++J)
+    Prev[J] = J;
+  for (size_t I = 1; I <= A.size(); ++I) {
+    Cur[0] = I;
+    for (size_t J = 1; J <= B.size(); ++J)
+      Cur[J] = std::min({Prev[J] + 1, Cur[J - 1] + 1,
+                         Prev[J - 1] + (A[I - 1] == B[J - 1] ? 0 : 1)});
+    std::swap(Prev, Cur);
+  }
+  return std::min(Prev[B.size()], Cap + 1);
+}
+
+} // namespace
+
+bool parseInteger(std::string_view Text, uint64_t Min, uint64_t Max,
+                  uint64_t &Out) {
+  if (!allDigits(Text))
+    return false;
+  uint64_t V;
+  auto [Ptr, Ec] = std::from_chars(Text.data(), Text.data() + Text.size(), V);
+  if (Ec != std::errc() || Ptr != Text.data() + Text.size() || V < Min ||
+      V > Max)
+    return false;
+  Out = V;
+  return true;
+}
+
+bool parseByteCount(std::string_view Text, uint64_t &Out) {
+  unsigned Shift = 0;
+  if (!Text.empty()) {
+    switch (Text.back()) {
+    case 'k':
+    case 'K':
+      Shift = 10;
+      break;
+    case 'm':
+    case 'M':
+      Shift = 20;
+      break;
+    case 'g':
+    case 'G':
+      Shift = 30;
+      break;
+    case 't':
+    case 'T':
+      Shift = 40;
+      break;
+    default:
+      break;
+    }
+  }
+  if (Shift)
+    Text.remove_suffix(1);
+  constexpr uint64_t Max = uint64_t(1) << 62;
+  uint64_t V;
+  if (!parseInteger(Text, 1, Max >> Shift, V))
+    return false;
+  Out = V << Shift;
+  return true;
+}
+
+bool parseFlag(std::string_view Text, bool &Out) {
+  if (Text != "0" && Text != "1")
+    return false;
+  Out = Text == "1";
+  return true;
+}
+
+bool isMemberName(std::string_view Text) {
+  if (Text == "cpu")
+    return true;
+  for (std::string_view Prefix : {"cuda:", "sim:"})
+    if (Text.substr(0, Prefix.size()) == Prefix) {
+      uint64_t N;
+      return parseInteger(Text.substr(Prefix.size()), 0, 1023, N) &&
+             (Text.size() == Prefix.size() + 1 || Text[Prefix.size()] != '0');
+    }
+  return false;
+}
+
+bool parseMemberShares(std::string_view Text, std::vector<MemberShare> &Out,
+                       std::string &Err) {
+  Out.clear();
+  const std::string Accepted =
+      "expected <member>[=<weight>],... with members cpu, cuda:<n>, sim:<n> "
+      "and weights from 0 to 1e6";
+  if (Text.empty()) {
+    Err = Accepted;
+    return false;
+  }
+  bool AnyShare = false;
+  size_t Pos = 0;
+  while (Pos <= Text.size()) {
+    size_t Comma = Text.find(',', Pos);
+    std::string_view Item = Text.substr(Pos, Comma == std::string_view::npos
+                                                 ? std::string_view::npos
+                                                 : Comma - Pos);
+    Pos = Comma == std::string_view::npos ? Text.size() + 1 : Comma + 1;
+    MemberShare S;
+    size_t Eq = Item.find('=');
+    std::string_view Name = Item.substr(0, Eq);
+    if (!isMemberName(Name)) {
+      Err = "'" + std::string(Item) + "' is not a member; " + Accepted;
+      return false;
+    }
+    S.Name = std::string(Name);
+    if (Eq != std::string_view::npos) {
+      std::string W(Item.substr(Eq + 1));
+      char *End = nullptr;
+      double V = W.empty() ? -1 : std::strtod(W.c_str(), &End);
+      if (W.empty() || *End || !std::isfinite(V) || V < 0 ||
+          V > Settings::MaxWeight || W.find_first_of("xXpPnN") != W.npos) {
+        Err = "'" + std::string(Item) + "' has no valid weight; " + Accepted;
+        return false;
+      }
+      S.Weight = V;
+    }
+    for (const MemberShare &Prev : Out)
+      if (Prev.Name == S.Name) {
+        Err = S.Name + " is listed twice";
+        return false;
+      }
+    AnyShare |= S.Weight != 0;
+    Out.push_back(S);
+  }
+  if (!AnyShare) {
+    Err = "every listed member has weight 0";
+    return false;
+  }
+  return true;
+}
+
+double Settings::weightOf(const std::string &Name, double Default) const {
+  if (!MembersListed)
+    return Default;
+  for (const MemberShare &S : Members)
+    if (S.Name == Name)
+      return S.Weight < 0 ? Default : S.Weight;
+  return 0;
+}
+
+Settings readSettings(const GetEnvFn &GetEnv,
+                      std::vector<std::string> &Errors) {
+  Settings S;
+  auto Value = [&](const char *Name) -> std::string_view {
+    const char *V = GetEnv(Name);
+    return V ? std::string_view(V) : std::string_view();
+  };
+  auto Reject = [&](const char *Name, std::string_view V,
+                    const std::string &Accepted) {
+    Errors.push_back(std::string(Name) + "=" + std::string(V) + ": " +
+                     Accepted);
+  };
+  auto Integer = [&](const char *Name, uint64_t Min, uint64_t Max,
+                     auto &Field) {
+    std::string_view V = Value(Name);
+    uint64_t N;
+    if (V.empty())
+      return;
+    if (!parseInteger(V, Min, Max, N))
+      return Reject(Name, V, rangeText(Min, Max));
+    Field = static_cast<std::remove_reference_t<decltype(Field)>>(N);
+  };
+  auto Flag = [&](const char *Name, bool &Field) {
+    std::string_view V = Value(Name);
+    if (!V.empty() && !parseFlag(V, Field))
+      Reject(Name, V, "expected 0 or 1");
+  };
+
+  Integer("HETERO_INFO", 0, 3, S.Info);
+  Flag("HETERO_STATS", S.Stats);
+  Flag("HETERO_BACKTRACE", S.Backtrace);
+  Flag("HETERO_DISABLE_CUDA", S.DisableCuda);
+  Integer("HETERO_SIMULATE", 0, Settings::MaxSimulate, S.Simulate);
+  if (std::string_view V = Value("HETERO_SIMULATE_MEMORY"); !V.empty())
+    if (!parseByteCount(V, S.SimulateMemory))
+      Reject("HETERO_SIMULATE_MEMORY", V,
+             "expected a byte count of at least 1, optionally with K, M, G "
+             "or T (unset: unlimited)");
+  if (std::string_view V = Value("HETERO_MEMBER"); !V.empty()) {
+    if (isMemberName(V))
+      S.Member = std::string(V);
+    else
+      Reject("HETERO_MEMBER", V, "expected a member: cpu, cuda:<n> or sim:<n>");
+  }
+  if (std::string_view V = Value("HETERO_MEMBERS"); !V.empty()) {
+    std::string Err;
+    if (parseMemberShares(V, S.Members, Err))
+      S.MembersListed = true;
+    else
+      Reject("HETERO_MEMBERS", V, Err);
+  }
+  Integer("HETERO_CHUNKS", 1, Settings::MaxChunks, S.Chunks);
+  Integer("HETERO_MIN_CHUNK", 1, Settings::MaxMinChunk, S.MinChunk);
+  Integer("HETERO_CPU_THREADS", 1, 1 << 20, S.CpuThreads);
+  return S;
+}
+
+void checkSettingsAgainstPool(const Settings &S,
+                              const std::vector<std::string> &PoolMembers,
+                              unsigned Cores,
+                              std::vector<std::string> &Errors) {
+  std::string List;
+  for (const std::string &M : PoolMembers)
+    List += (List.empty() ? "" : ", ") + M;
+  auto InPool = [&](const std::string &Name) {
+    return std::find(PoolMembers.begin(), PoolMembers.end(), Name) !=
+           PoolMembers.end();
+  };
+  if (!S.Member.empty() && !InPool(S.Member))
+    Errors.push_back("HETERO_MEMBER=" + S.Member +
+                     ": the pool has no such member; its members: " + List);
+  for (const MemberShare &M : S.Members)
+    if (!InPool(M.Name)) {
+      std::string Value;
+      for (const MemberShare &N : S.Members)
+        Value += (Value.empty() ? "" : ",") + N.Name;
+      Errors.push_back("HETERO_MEMBERS=" + Value + ": the pool has no member " +
+                       M.Name + "; its members: " + List);
+      break;
+    }
+  if (S.CpuThreads > Cores)
+    Errors.push_back("HETERO_CPU_THREADS=" + std::to_string(S.CpuThreads) +
+                     ": " + rangeText(1, Cores) +
+                     " (the cores available to this process)");
+}
+
+std::vector<std::string>
+misspeltSettings(const std::vector<std::string> &Environment) {
+  std::vector<std::string> Out;
+  for (const std::string &Entry : Environment) {
+    std::string Name = Entry.substr(0, Entry.find('='));
+    if (Name.rfind("HETERO_", 0) != 0)
+      continue;
+    auto Is = [&](const char *Known) { return Name == Known; };
+    if (std::any_of(std::begin(KnownSettings), std::end(KnownSettings), Is) ||
+        std::any_of(std::begin(OtherHeteroNames), std::end(OtherHeteroNames),
+                    Is))
+      continue;
+    const char *Best = nullptr;
+    size_t BestDistance = 3;
+    for (const char *Known : KnownSettings) {
+      size_t D = editDistance(Name, Known, 2);
+      if (D < BestDistance) {
+        BestDistance = D;
+        Best = Known;
+      }
+    }
+    if (Best)
+      Out.push_back(Name + " is not a hetero setting; did you mean " + Best +
+                    "?");
+  }
+  return Out;
+}
+
+} // namespace hetero

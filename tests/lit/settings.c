@@ -1,0 +1,69 @@
+// Every HETERO_ setting is checked when the plugin starts: a value that is
+// not accepted stops the program before any kernel runs, with one line that
+// names the variable, the value and what is accepted; checks that need the
+// pool list its members. A single-member HETERO_MEMBERS runs every kernel
+// there. A misspelt setting is named.
+// RUN: %clang-hetero %s -o %t
+// RUN: %not env HETERO_SIMULATE=abc %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=SIM-ABC
+// RUN: %not env HETERO_SIMULATE=-1 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=SIM-NEG
+// RUN: %not env HETERO_SIMULATE=3x %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=SIM-3X
+// RUN: %not env HETERO_SIMULATE=9 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=SIM-MANY
+// RUN: %not env HETERO_CHUNKS=0 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=CHUNKS-0
+// RUN: %not env HETERO_CHUNKS=-5 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=CHUNKS-NEG
+// RUN: %not env HETERO_CHUNKS=abc %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=CHUNKS-ABC
+// RUN: %not env HETERO_CHUNKS=1e9 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=CHUNKS-1E9
+// RUN: %not env HETERO_CHUNKS=100000 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=CHUNKS-BIG
+// RUN: %not env HETERO_SIMULATE=1 HETERO_SIMULATE_MEMORY=0 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=MEM-0
+// RUN: %not env HETERO_SIMULATE=1 HETERO_SIMULATE_MEMORY=-5 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=MEM-NEG
+// RUN: %not env HETERO_SIMULATE=1 HETERO_SIMULATE_MEMORY=junk %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=MEM-JUNK
+// RUN: %not env HETERO_CPU_THREADS=0 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=THREADS-0
+// RUN: %not env HETERO_CPU_THREADS=-1 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=THREADS-NEG
+// RUN: %not env HETERO_CPU_THREADS=abc %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=THREADS-ABC
+// RUN: %not env HETERO_CPU_THREADS=999 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=THREADS-999
+// RUN: %not env HETERO_SIMULATE=2 HETERO_MEMBERS=cuda:7 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=MEMBERS-UNKNOWN
+// RUN: %not env HETERO_MEMBERS=cpu=x %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=MEMBERS-WEIGHT
+// RUN: %not env HETERO_CHUNKS=0 HETERO_SIMULATE=x %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=TWO
+// RUN: env HETERO_SIMULATE=3 HETERO_MEMBERS=cpu HETERO_INFO=1 HETERO_STATS=1 %compare-fallback %t 2>%t.cpu | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=ONE-CPU < %t.cpu
+// RUN: env HETERO_SIMULATE=3 HETERO_MEMBERS=sim:1 HETERO_INFO=1 HETERO_STATS=1 %compare-fallback %t 2>%t.sim | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=ONE-SIM < %t.sim
+// RUN: env HETERO_CHUNK=4 HETERO_SIMULATE= %compare-fallback %t 2>%t.typo | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=TYPO < %t.typo
+// CHECK: sum=49995000
+// SIM-ABC: hetero: error: HETERO_SIMULATE=abc: expected an integer from 0 to 64
+// SIM-ABC-NOT: sum=
+// SIM-NEG: hetero: error: HETERO_SIMULATE=-1: expected an integer from 0 to 64
+// SIM-3X: hetero: error: HETERO_SIMULATE=3x: expected an integer from 0 to 64
+// SIM-MANY: hetero: error: HETERO_SIMULATE=9: expected an integer from 0 to {{[0-9]+}} (the host back end's devices less the CPU pool's)
+// CHUNKS-0: hetero: error: HETERO_CHUNKS=0: expected an integer from 1 to 256
+// CHUNKS-NEG: hetero: error: HETERO_CHUNKS=-5: expected an integer from 1 to 256
+// CHUNKS-ABC: hetero: error: HETERO_CHUNKS=abc: expected an integer from 1 to 256
+// CHUNKS-1E9: hetero: error: HETERO_CHUNKS=1e9: expected an integer from 1 to 256
+// CHUNKS-BIG: hetero: error: HETERO_CHUNKS=100000: expected an integer from 1 to 256
+// MEM-0: hetero: error: HETERO_SIMULATE_MEMORY=0: expected a byte count of at least 1, optionally with K, M, G or T (unset: unlimited)
+// MEM-NEG: hetero: error: HETERO_SIMULATE_MEMORY=-5: expected a byte count
+// MEM-JUNK: hetero: error: HETERO_SIMULATE_MEMORY=junk: expected a byte count
+// MEM-JUNK-NOT: HETERO_SIMULATE_MEMORY
+// THREADS-0: hetero: error: HETERO_CPU_THREADS=0: expected an integer from 1 to
+// THREADS-NEG: hetero: error: HETERO_CPU_THREADS=-1: expected an integer from 1 to
+// THREADS-ABC: hetero: error: HETERO_CPU_THREADS=abc: expected an integer from 1 to
+// THREADS-999: hetero: error: HETERO_CPU_THREADS=999: expected an integer from 1 to {{[0-9]+}} (the cores available to this process)
+// MEMBERS-UNKNOWN: hetero: error: HETERO_MEMBERS=cuda:7: the pool has no member cuda:7; its members: {{.*}}sim:0, sim:1, cpu
+// MEMBERS-WEIGHT: hetero: error: HETERO_MEMBERS=cpu=x: 'cpu=x' has no valid weight
+// TWO: hetero: error: HETERO_SIMULATE=x: expected an integer from 0 to 64
+// TWO-NEXT: hetero: error: HETERO_CHUNKS=0: expected an integer from 1 to 256
+// ONE-CPU: hetero: launch {{.*}} on cpu (whole kernel: no accelerator: CPU pool), not split: one member, one chunk
+// ONE-CPU: members=cpu:10000:
+// ONE-SIM: hetero: launch {{.*}} on sim:1 (whole kernel: first simulated accelerator), not split: one member, one chunk
+// ONE-SIM: members=sim:1:10000:
+// TYPO: hetero: warning: HETERO_CHUNK is not a hetero setting; did you mean HETERO_CHUNKS?
+#include <stdio.h>
+
+int main(void) {
+  long sum = 0;
+#pragma omp target teams distribute parallel for reduction(+ : sum)
+  for (int i = 0; i < 10000; ++i)
+    sum += i;
+  printf("sum=%ld\n", sum);
+  return 0;
+}
