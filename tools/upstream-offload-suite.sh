@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs LLVM 19.1.7's own offload test suite (offload/test, x86_64 offload
-# target) twice on this machine: with the stock host plugin and with hetero
-# (CPU pool), and prints their pass/fail/unsupported counts side by side and
-# every test that fails only under hetero.
+# target) three times on this machine: with the stock host plugin, with hetero
+# (CPU pool) and with hetero over simulated accelerators (private memories,
+# so every map and update crosses the data layer), and prints their
+# pass/fail/unsupported counts side by side and every test that fails only
+# under hetero.
 #
 #   upstream-offload-suite.sh <build-dir> [lit args...]
 set -uo pipefail
@@ -18,16 +20,21 @@ mkdir -p "$out"
 # it, so an empty archive stands in.
 rtl=$build/_deps/offload-build/libomptarget.devicertl.a
 [ -f "$rtl" ] || ar rcs "$rtl"
-for plugin in host hetero; do
-  echo "upstream-offload-suite: running with LIBOMPTARGET_PLUGIN=$plugin"
-  CHECK_OPENMP_ENV="LIBOMPTARGET_PLUGIN=$plugin" python3 "$lit" -sv "$@" \
-    --xunit-xml-output "$out/$plugin.xml" "$suite" >"$out/$plugin.log" 2>&1
+declare -A modes=(
+  [host]="LIBOMPTARGET_PLUGIN=host"
+  [hetero]="LIBOMPTARGET_PLUGIN=hetero"
+  [hetero-sim]="LIBOMPTARGET_PLUGIN=hetero HETERO_SIMULATE=3")
+for mode in host hetero hetero-sim; do
+  echo "upstream-offload-suite: running with ${modes[$mode]}"
+  CHECK_OPENMP_ENV="${modes[$mode]}" python3 "$lit" -sv "$@" \
+    --xunit-xml-output "$out/$mode.xml" "$suite" >"$out/$mode.log" 2>&1
 done
 python3 - "$out" <<'PY'
 import sys, xml.etree.ElementTree as ET
 out = sys.argv[1]
+modes = ("host", "hetero", "hetero-sim")
 res = {}
-for plugin in ("host", "hetero"):
+for plugin in modes:
     r = {}
     for tc in ET.parse("%s/%s.xml" % (out, plugin)).getroot().iter("testcase"):
         name = tc.get("classname", "") + "/" + tc.get("name", "")
@@ -39,15 +46,16 @@ for plugin in ("host", "hetero"):
             r[name] = "pass"
     res[plugin] = r
 print("%-12s %8s %8s %12s" % ("plugin", "pass", "fail", "unsupported"))
-for plugin in ("host", "hetero"):
+for plugin in modes:
     v = list(res[plugin].values())
     print("%-12s %8d %8d %12d" % (plugin, v.count("pass"), v.count("fail"), v.count("unsupported")))
-only = sorted(n for n, s in res["hetero"].items() if s == "fail" and res["host"].get(n) != "fail")
-print("\nfailing under hetero only (%d):" % len(only))
-for n in only:
-    print("  " + n)
+for mode in modes[1:]:
+    only = sorted(n for n, s in res[mode].items() if s == "fail" and res["host"].get(n) != "fail")
+    print("\nfailing under %s only (%d):" % (mode, len(only)))
+    for n in only:
+        print("  " + n)
 both = sorted(n for n, s in res["hetero"].items() if s == "fail" and res["host"].get(n) == "fail")
-print("\nfailing under both (%d):" % len(both))
+print("\nfailing under the stock host plugin and hetero (%d):" % len(both))
 for n in both:
     print("  " + n)
 PY

@@ -78,6 +78,9 @@ public:
            {F->getInit(), static_cast<const Stmt *>(F->getCond()),
             static_cast<const Stmt *>(F->getInc())})
         visit(C, false, false);
+    // A jump into a branch (goto, a case label inside an if) bypasses its
+    // condition: no guards in such a body.
+    GuardsHold = !hasJumpTargets(Body);
     if (Reason.empty())
       walk(Body);
     return render();
@@ -105,6 +108,7 @@ private:
   // Guards of the branch being walked: " when (<cmp> <x> <e>)" each (see
   // KernelDescriptor.h); every access found there holds them.
   std::vector<std::string> Guards;
+  bool GuardsHold = true;
   bool ReadAny = false;
   // Why the kernel should stay off GPUs (an LLVM 19 device runtime defect
   // that the stock cuda plugin shows too), or empty.
@@ -987,10 +991,54 @@ private:
     return "";
   }
 
+  /// One side of a comparison as `x + Shift` (or `Shift - x`: Negated), x a
+  /// loop variable; X empty when it is not of that form. Only exact
+  /// arithmetic qualifies: the value must keep its meaning in the type the
+  /// comparison converts it to, and a sum must be signed (no wrap).
+  struct VarSide {
+    std::string X, Shift;
+    bool Negated = false;
+  };
+  VarSide asLoopVarSide(const Expr *Side) {
+    VarSide V;
+    QualType T = Side->getType();
+    const Expr *E = Side->IgnoreParenImpCasts();
+    if (!E->getType()->isIntegerType() || !T->isIntegerType() ||
+        !represents(T, E->getType()))
+      return V;
+    V.X = loopVarIn(E, E->getType());
+    if (!V.X.empty())
+      return V;
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (!B || (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub) ||
+        !B->getType()->isSignedIntegerType())
+      return V;
+    std::string L = loopVarIn(B->getLHS(), B->getType());
+    std::string R = loopVarIn(B->getRHS(), B->getType());
+    const Expr *Rest = !L.empty() ? B->getRHS() : B->getLHS();
+    std::optional<Term> S = translate(Rest);
+    if ((L.empty() == R.empty()) || !S)
+      return V;
+    if (!L.empty()) { // x + s, x - s
+      V.X = L;
+      V.Shift = B->getOpcode() == BO_Add ? S->S : "(neg " + S->S + ")";
+    } else if (B->getOpcode() == BO_Add) { // s + x
+      V.X = R;
+      V.Shift = S->S;
+    } else { // s - x
+      V.X = R;
+      V.Shift = S->S;
+      V.Negated = true;
+    }
+    return V;
+  }
+
   /// Appends to Out the guards that hold where Cond is true (Holds) or
   /// false (!Holds). Conditions it cannot read add nothing, which is sound:
   /// a guard only narrows where an access may happen.
   void guardsOf(const Expr *Cond, bool Holds, std::vector<std::string> &Out) {
+    if (!GuardsHold)
+      return;
     Cond = Cond->IgnoreParenImpCasts();
     if (const auto *U = dyn_cast<UnaryOperator>(Cond)) {
       if (U->getOpcode() == UO_LNot)
@@ -1009,29 +1057,49 @@ private:
     }
     if (!B->isComparisonOp() || B->getOpcode() == BO_Cmp)
       return;
-    QualType T = B->getLHS()->getType();
     BinaryOperatorKind Op = B->getOpcode();
+    VarSide V = asLoopVarSide(B->getLHS());
     const Expr *Other = B->getRHS();
-    std::string X = loopVarIn(B->getLHS(), T);
-    if (X.empty()) {
-      X = loopVarIn(B->getRHS(), B->getRHS()->getType());
+    if (V.X.empty()) {
+      V = asLoopVarSide(B->getRHS());
       Other = B->getLHS();
       Op = BinaryOperator::reverseComparisonOp(Op);
     }
-    if (X.empty())
+    if (V.X.empty())
       return;
     if (!Holds)
       Op = BinaryOperator::negateComparisonOp(Op);
     std::optional<Term> E = translate(Other);
-    if (!E || E->S.find(X) != std::string::npos)
+    if (!E)
       return;
+    // x + s <op> e  is  x <op> e - s;  s - x <op> e  is  x <op'> s - e.
+    std::string Bound = E->S;
+    if (!V.Shift.empty())
+      Bound = V.Negated ? "(- " + V.Shift + " " + E->S + ")"
+                        : "(- " + E->S + " " + V.Shift + ")";
+    if (V.Negated)
+      Op = BinaryOperator::reverseComparisonOp(Op);
+    if (Bound.find(V.X) != std::string::npos)
+      return;
+    const std::string &X = V.X;
     const char *Cmp = Op == BO_LT   ? "lt"
                       : Op == BO_LE ? "le"
                       : Op == BO_GT ? "gt"
                       : Op == BO_GE ? "ge"
                       : Op == BO_EQ ? "eq"
                                     : "ne";
-    Out.push_back(std::string(" when (") + Cmp + " " + X + " " + E->S + ")");
+    Out.push_back(std::string(" when (") + Cmp + " " + X + " " + Bound + ")");
+  }
+
+  static bool hasJumpTargets(const Stmt *S) {
+    if (!S)
+      return false;
+    if (isa<LabelStmt>(S) || isa<SwitchCase>(S))
+      return true;
+    for (const Stmt *C : S->children())
+      if (hasJumpTargets(C))
+        return true;
+    return false;
   }
 
   /// Walks S (a branch taken where Cond is true, or false) with its guards.

@@ -65,6 +65,16 @@ bool DataLayer::release(void *Ptr) {
   for (size_t N = 1; N < B.NodePtr.size(); ++N)
     if (B.NodePtr[N])
       Nodes[N]->release(B.NodePtr[N]);
+  // Pointers to it that other nodes hold translated would point into freed
+  // node storage (and a later buffer may take its hetero address): those
+  // copies are stale; the host's, with the hetero address, is not.
+  uintptr_t From = B.Base - B.LeadIn, To = B.Base + B.Size;
+  for (auto &[Base, X] : Buffers)
+    for (const auto &[Off, Value] : X->PointerSlots)
+      if (X.get() != &B && Value >= From && Value <= To &&
+          X->Valid[HostNode].contains(Off, Off + sizeof(void *)))
+        for (NodeId N = 1; N < numNodes(); ++N)
+          X->Valid[N].erase(Off, Off + sizeof(void *));
   Nodes[HostNode]->release(Ptr);
   Buffers.erase(It);
   return true;
@@ -272,7 +282,36 @@ bool DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
           Nodes[Src]->name().c_str(), Nodes[Dst]->name().c_str());
     return false;
   }
+  if (B.Size == sizeof(void *) && Lo == 0 && Hi == B.Size &&
+      !notePointerValue(B, Src))
+    return false;
   return fixPointerSlots(B, Dst, Lo, Hi);
+}
+
+bool DataLayer::notePointerValue(Buffer &B, NodeId Src) {
+  uintptr_t V;
+  if (Src == HostNode)
+    std::memcpy(&V, B.NodePtr[HostNode], sizeof(V));
+  else if (!Nodes[Src]->copyToHost(&V, B.NodePtr[Src], sizeof(V)))
+    return false;
+  uintptr_t Hetero = 0;
+  if (Src == HostNode) {
+    if (V && findForPointer(V))
+      Hetero = V;
+  } else {
+    for (auto &[Base, X] : Buffers) {
+      auto At = reinterpret_cast<uintptr_t>(X->NodePtr[Src]);
+      if (At && V >= At && V <= At + X->Size) {
+        Hetero = X->Base + (V - At);
+        break;
+      }
+    }
+  }
+  if (Hetero)
+    B.PointerSlots[0] = Hetero;
+  else
+    B.PointerSlots.erase(0);
+  return true;
 }
 
 bool DataLayer::makeValid(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {

@@ -128,6 +128,50 @@ TEST_F(Fixture, OutOfMemoryNodeFailsCleanly) {
   EXPECT_TRUE(L.acquireWhole(Small, Args, Touched));
 }
 
+// A kernel's `p = q` (a mapped pointer variable) stores its node's address of
+// q: the host, and every other node, read q's address in their own space.
+TEST_F(Fixture, PointerVariablesComeBackInTheReadersAddressSpace) {
+  void *P = L.allocate(sizeof(void *));
+  auto V = iota(16);
+  void *Q = L.allocate(V.size() * sizeof(int));
+  ASSERT_TRUE(L.write(Q, V.data(), V.size() * sizeof(int)));
+  // "Kernel" on A: p = q + 3.
+  int *QonA = nodeView(A, Q);
+  ASSERT_TRUE(L.makeValid(A, *L.find(reinterpret_cast<uintptr_t>(Q)), 0, 64));
+  void **PonA = reinterpret_cast<void **>(nodeView(A, P));
+  *PonA = QonA + 3;
+  L.markWritten(A, *L.find(reinterpret_cast<uintptr_t>(P)), 0, 8);
+  void *Got = nullptr;
+  ASSERT_TRUE(L.read(&Got, P, sizeof(Got)));
+  EXPECT_EQ(Got, static_cast<int *>(Q) + 3);
+  // On node B the value is B's address of q[3].
+  Buffer *PB = L.find(reinterpret_cast<uintptr_t>(P));
+  L.markWritten(A, *PB, 0, 8); // the host copy stale again
+  ASSERT_TRUE(L.makeValid(B, *PB, 0, 8));
+  void **PonB = reinterpret_cast<void **>(nodeView(B, P));
+  EXPECT_EQ(*PonB, nodeView(B, Q) + 3);
+  // A value that is no device address comes back unchanged.
+  *PonA = reinterpret_cast<void *>(uintptr_t(12345));
+  L.markWritten(A, *PB, 0, 8);
+  ASSERT_TRUE(L.read(&Got, P, sizeof(Got)));
+  EXPECT_EQ(Got, reinterpret_cast<void *>(uintptr_t(12345)));
+}
+
+// A freed pointee makes the other nodes' translated copies of pointers to it
+// stale; the host's copy (hetero addresses) stays the truth.
+TEST_F(Fixture, FreedPointeesMakeTranslatedPointersStale) {
+  void *Arr = L.allocate(4 * sizeof(void *));
+  void *Q = L.allocate(64);
+  ASSERT_TRUE(L.write(static_cast<char *>(Arr) + 8, &Q, sizeof(Q)));
+  Buffer *AB = L.find(reinterpret_cast<uintptr_t>(Arr));
+  ASSERT_TRUE(L.makeValid(A, *AB, 0, 32));
+  EXPECT_TRUE(AB->Valid[A].contains(8, 16));
+  ASSERT_TRUE(L.release(Q));
+  EXPECT_FALSE(AB->Valid[A].contains(8, 16));
+  EXPECT_TRUE(AB->Valid[A].contains(0, 8));
+  EXPECT_TRUE(AB->Valid[HostNode].contains(8, 16));
+}
+
 // More than the host can hold is refused at once, not found out pages later.
 TEST_F(Fixture, BuffersTheHostCannotHoldAreRefused) {
   uint64_t Avail = availableHostMemory();

@@ -10,7 +10,15 @@
 //
 // Pointers stored in mapped memory (libomptarget's pointer attachment) are
 // remembered as pointer slots and rewritten for each node whenever the bytes
-// that hold them are copied there.
+// that hold them are copied there. A mapped pointer variable (a buffer of
+// pointer size) that a kernel wrote is read back in the address space of
+// whoever reads it: a kernel's `p = a` stores its node's address of a, the
+// host reads a's hetero address. When a buffer is freed, the translated
+// copies of pointers to it on other nodes become stale.
+//
+// Every device address the host sees is a hetero address only where it comes
+// back through mapped memory as a pointer-sized value: a device address a
+// kernel stores inside a larger array keeps the running node's value.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_DATALAYER_H
@@ -141,6 +149,11 @@ private:
   bool ensureStorage(NodeId N, Buffer &B);
   bool copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo, uint64_t Hi);
   bool fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo, uint64_t Hi);
+  /// A pointer-sized buffer (a mapped pointer variable) copied from node Src:
+  /// a device address that a kernel stored there is re-derived as a hetero
+  /// address (its slot), so that every node, the host included, reads it in
+  /// its own address space; any other value clears the slot.
+  bool notePointerValue(Buffer &B, NodeId Src);
   void growNodeVectors(Buffer &B);
   void forgetSlots(Buffer &B, uint64_t Lo, uint64_t Hi);
 

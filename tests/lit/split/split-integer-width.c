@@ -8,6 +8,8 @@
 // for bit with serial host loops on the CPU pool, simulated accelerators,
 // several chunks and uneven shares.
 // RUN: %clang-hetero %s -o %t
+// RUN: %if compiler %{ env HETERO_DESC_DEBUG=1 %clang-hetero -c %s -o %t.o 2>%t.desc %}
+// RUN: %if compiler %{ %FileCheck %s --check-prefix=DESC < %t.desc %}
 // RUN: env HETERO_STATS=1 HETERO_CHUNKS=4 %compare-fallback %t 2>%t.cpu | %FileCheck %s
 // RUN: env HETERO_STATS=1 HETERO_SIMULATE=3 %compare-fallback %t 2>%t.sim | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=STATS < %t.sim
@@ -24,6 +26,19 @@
 // CHECK: shifts and masks: hash={{[0-9a-f]+}} ok
 // CHECK: size_t minus one: hash={{[0-9a-f]+}} ok
 // CHECK: done failures=0
+// DESC: read 4 (arg 2) (+ 0 (* (wrap 8 0 (+ (c 0) 200)) 4))
+// DESC: read 4 (arg 2) (+ 0 (* (wrap 32 0 (+ (wrap 32 0 (c 0)) (sarg 3 4 0))) 4))
+// DESC: write 4 (arg 0) (+ 0 (* (wrap 8 0 (+ (c 0) 200)) 4))
+// DESC: read 4 (arg 2) (+ 0 (* (wrap 8 0 (* (c 0) 3)) 4))
+// DESC: read 4 (arg 2) (+ 0 (* (wrap 16 0 (+ (c 0) 65000)) 4))
+// DESC: read 4 (arg 2) (+ 0 (* (+ (wrap 8 1 (c 0)) 128) 4))
+// DESC: read 4 (arg 2) (+ 0 (* (and (- (neg (c 0)) 1) 4095) 4))
+// DESC: read 4 (arg 2) (+ 0 (* (either (c 0) (- 4096 (c 0))) 4))
+// DESC: read 4 (arg 2) (+ 0 (* (or (and (c 0) 63) 256) 4))
+// DESC: read 4 (arg 2) (+ 0 (* (wrap 16 0 (neg (c 0))) 4))
+// DESC: read 4 (arg 2) (+ 0 (* (xor (shr (c 0) 2) 5) 4))
+// DESC: read 4 (arg 2) (+ 0 (* (wrap 64 0 (- (c 0) 1)) 4))
+// DESC: read 4 (arg 2) (+ 0 (* (wrap 64 0 (- (c 0) 2)) 4)) when (gt (c 0) 1)
 #include <stdint.h>
 #include <stdlib.h>
 
