@@ -5,7 +5,7 @@
 // and a simulated accelerator's are not capped; a clause of one kernel never
 // leaks into the next.
 // RUN: %clang-hetero %s -o %t
-// RUN: env HETERO_CPU_THREADS=2 %run-hetero %t | %FileCheck %s --check-prefixes=CHECK,POOL
+// RUN: env HETERO_MEMBER=cpu HETERO_CPU_THREADS=2 %run-hetero %t | %FileCheck %s --check-prefixes=CHECK,POOL
 // RUN: env HETERO_SIMULATE=3 HETERO_MEMBER=sim:1 %run-hetero %t | %FileCheck %s --check-prefixes=CHECK,FREE
 // RUN: %run-stock %t | %FileCheck %s --check-prefixes=CHECK,FREE
 // CHECK: clauses: thread_limit=1 num_threads=1
