@@ -25,6 +25,7 @@
 // CHECK: int8 plus 128: hash={{[0-9a-f]+}} ok
 // CHECK: shifts and masks: hash={{[0-9a-f]+}} ok
 // CHECK: size_t minus one: hash={{[0-9a-f]+}} ok
+// CHECK: u64 literal: hash={{[0-9a-f]+}} ok
 // CHECK: done failures=0
 // DESC: read 4 (arg 2) (+ 0 (* (wrap 8 0 (+ (c 0) 200)) 4))
 // DESC: read 4 (arg 2) (+ 0 (* (wrap 32 0 (+ (wrap 32 0 (c 0)) (sarg 3 4 0))) 4))
@@ -39,6 +40,7 @@
 // DESC: read 4 (arg 2) (+ 0 (* (xor (shr (c 0) 2) 5) 4))
 // DESC: read 4 (arg 2) (+ 0 (* (wrap 64 0 (- (c 0) 1)) 4))
 // DESC: read 4 (arg 2) (+ 0 (* (wrap 64 0 (- (c 0) 2)) 4)) when (gt (c 0) 1)
+// DESC: readall (arg 2)
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -136,6 +138,17 @@ int main(void) {
   for (size_t j = 1; j < m; ++j)
     r[j] = a[j - 1] + (j > 1 ? a[j - 2] : 0);
   check_bytes("size_t minus one", b + 1, r + 1, (n - 1) * sizeof(int));
+
+  // A 64-bit unsigned literal above 2^63 (a[j + 2^64 - 1] is a[j - 1]): no
+  // int64 holds it, so the read is of the whole array, and the kernel splits.
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
+#pragma omp target teams distribute parallel for map(to : a[0 : n])            \
+    map(from : b[0 : n])
+  for (int i = 1; i < n; ++i)
+    b[i] = a[i + 18446744073709551615UL];
+  for (int i = 1; i < n; ++i)
+    r[i] = a[i + 18446744073709551615UL];
+  check_bytes("u64 literal", b + 1, r + 1, (n - 1) * sizeof(int));
   free(lut);
   free(a);
   free(b);
