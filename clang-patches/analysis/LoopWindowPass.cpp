@@ -4,6 +4,7 @@
 // (NVPTX and x86_64). For every offloaded kernel whose loop it can window:
 //
 //   - adds a global  <kernel>_hetero_window = { i64 lo, i64 hi, i64 active }
+//     (hetero/CompilerAbi.h)
 //     and, before the outermost worksharing loop's bounds are handed to the
 //     OpenMP runtime (__kmpc_distribute_static_init / __kmpc_for_static_init
 //     with a distribute schedule, or the only worksharing loop of a kernel
@@ -19,6 +20,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DescriptorRegistry.h"
+
+#include "hetero/CompilerAbi.h"
+#include "hetero/KernelDescriptor.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
@@ -130,10 +134,10 @@ WindowValues loadWindow(IRBuilder<> &B, GlobalVariable *Window) {
     return B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Window, I),
                         Name);
   };
-  Value *Lo = Field(0, "hetero.lo");
-  Value *Hi = Field(1, "hetero.hi");
-  Value *Active =
-      B.CreateICmpNE(Field(2, ""), ConstantInt::get(I64, 0), "hetero.active");
+  Value *Lo = Field(abi::WindowLo, "hetero.lo");
+  Value *Hi = Field(abi::WindowHi, "hetero.hi");
+  Value *Active = B.CreateICmpNE(Field(abi::WindowActive, ""),
+                                 ConstantInt::get(I64, 0), "hetero.active");
   return {Lo, B.CreateSub(Hi, ConstantInt::get(I64, 1)), Active};
 }
 
@@ -240,13 +244,15 @@ struct LoopWindowPass : PassInfoMixin<LoopWindowPass> {
           F.getName().starts_with("__omp_offloading_"))
         Kernels.push_back(&F);
     for (Function *K : Kernels) {
-      std::string Parent, Desc;
+      std::string Parent, Text, Err;
       unsigned Line;
       if (!parseKernelName(K->getName(), Parent, Line))
         continue;
-      if (!lookupDescriptor(kernelKey(Parent, Line), Desc))
-        Desc = "hetero-kernel 1\nsplit no not a combined loop construct\n";
-      bool Splittable = Desc.find("\nsplit yes\n") != std::string::npos;
+      KernelDescriptor Desc;
+      if (!lookupDescriptor(kernelKey(Parent, Line), Text) ||
+          !KernelDescriptor::parse(Text, Desc, Err))
+        Desc.refuse("not a combined loop construct");
+      bool Splittable = Desc.splittable();
       SmallVector<InitCall, 2> Dist, For;
       findInitCalls(*K, Dist, For);
       const InitCall *Target = nullptr;
@@ -255,22 +261,22 @@ struct LoopWindowPass : PassInfoMixin<LoopWindowPass> {
       else if (Dist.empty() && For.size() == 1)
         Target = &For[0];
       if (Splittable && !Target) {
-        Desc = "hetero-kernel 1\nsplit no loop bounds not found in the "
-               "device code\n";
+        Desc.refuse("loop bounds not found in the device code");
         Splittable = false;
       }
       if (Splittable) {
         Type *I64 = Type::getInt64Ty(M.getContext());
-        GlobalVariable *W =
-            addGlobal(M, K->getName().str() + "_hetero_window",
-                      ConstantAggregateZero::get(ArrayType::get(I64, 3)),
-                      /*Const=*/false);
+        GlobalVariable *W = addGlobal(
+            M, abi::windowSymbol(K->getName().str()),
+            ConstantAggregateZero::get(ArrayType::get(I64, abi::WindowFields)),
+            /*Const=*/false);
         clampToWindow(*Target, W);
       }
       if (HostImage)
-        addGlobal(M, K->getName().str() + "_hetero_desc",
-                  ConstantDataArray::getString(M.getContext(), Desc),
-                  /*Const=*/true);
+        addGlobal(
+            M, abi::descriptorSymbol(K->getName().str()),
+            ConstantDataArray::getString(M.getContext(), writeDescriptor(Desc)),
+            /*Const=*/true);
       Changed = true;
     }
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

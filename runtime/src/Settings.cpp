@@ -30,10 +30,9 @@ const char *const KnownSettings[] = {
 
 /// Names of hetero's other tools (compiler driver, scripts): never typos.
 const char *const OtherHeteroNames[] = {
-    "HETERO_DESC_DEBUG", "HETERO_OFFLOAD_ARCH",
-    "HETERO_CUDA_PATH",  "HETERO_COMPILER_PLUGIN",
-    "HETERO_BUILD_DIR",  "HETERO_LIT_PREBUILT",
-    "HETERO_NPROC"};
+    "HETERO_DESC_DEBUG",      "HETERO_OFFLOAD_ARCH", "HETERO_CUDA_PATH",
+    "HETERO_COMPILER_PLUGIN", "HETERO_BUILD_DIR",    "HETERO_LIT_PREBUILT",
+    "HETERO_NPROC",           "HETERO_DESC_STRICT"};
 
 /// Levenshtein distance, capped: at most Cap + 1.
 size_t editDistance(std::string_view A, std::string_view B, size_t Cap) {

@@ -39,6 +39,9 @@ if archs:
     lit_config.note("GPU tests enabled: %s" % ", ".join(sorted(set(archs))))
 else:
     lit_config.note("no GPU on this machine: tests marked REQUIRES: gpu are skipped")
+# Every descriptor the compiler writes must read back through the runtime's
+# parser as the same descriptor: here a failure is a compile error.
+config.environment["HETERO_DESC_STRICT"] = "1"
 config.environment["HETERO_OFFLOAD_ARCH"] = os.environ.get(
     "HETERO_OFFLOAD_ARCH", ",".join(sorted(set(archs))) or "sm_90")
 

@@ -1,5 +1,6 @@
 //===- KernelDescriptorTest.cpp - Descriptor parsing and sections ---------===//
 #include "hetero/KernelDescriptor.h"
+#include "hetero/WindowSections.h"
 
 #include <gtest/gtest.h>
 

@@ -14,8 +14,8 @@
 #ifndef HETERO_CHUNKPLAN_H
 #define HETERO_CHUNKPLAN_H
 
-#include "hetero/KernelDescriptor.h"
 #include "hetero/RangeSet.h"
+#include "hetero/WindowSections.h"
 
 #include <cstdint>
 #include <string>

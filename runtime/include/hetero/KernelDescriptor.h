@@ -77,7 +77,6 @@
 #include "hetero/Reduction.h"
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -189,6 +188,17 @@ public:
   /// The expression in the descriptor's syntax.
   std::string exprToString(ExprId Id) const;
 
+  /// Makes it "split no <Why>" (a kernel the device code cannot window):
+  /// only the host-only and one-kind rules stay.
+  void refuse(const std::string &Why) {
+    Splittable = false;
+    Reason = Why;
+    Loops.clear();
+    Vars.clear();
+    Accesses.clear();
+    Reductions.clear();
+  }
+
 private:
   bool Splittable = false;
   std::string Reason;
@@ -202,64 +212,61 @@ private:
   int MaxArg = -1;
 
   friend class DescriptorParser;
+  friend class DescriptorBuilder;
 };
 
-/// What evaluation needs from the launch.
-struct DescEnv {
-  /// Raw 64-bit argument slots.
-  std::vector<uint64_t> Args;
-  /// Reads Bytes bytes at Addr into Dst for (load ...); false (or no
-  /// callback) is an evaluation error.
-  std::function<bool(uint64_t Addr, void *Dst, unsigned Bytes)> Load;
+/// The operator's name in the descriptor syntax ("+", "wrap", ...), or "?".
+const char *exprOperatorName(ExprKind K);
+
+/// The descriptor as text, in the syntax above (parse() reads it back to an
+/// equivalent descriptor).
+std::string writeDescriptor(const KernelDescriptor &D);
+
+/// Whether A and B say the same thing: every line equal, expressions
+/// compared by their text.
+bool equivalent(const KernelDescriptor &A, const KernelDescriptor &B);
+
+/// Builds a descriptor from typed parts, the way the compiler writes one:
+/// expressions are nodes (shared, never copied as text), accesses are kept
+/// once each and in a canonical order, and a refusal drops the nest.
+class DescriptorBuilder {
+public:
+  ExprId constant(int64_t V);
+  ExprId arg(unsigned K);
+  ExprId scalarArg(unsigned K, unsigned Bytes, bool Signed);
+  ExprId load(ExprId Addr, unsigned Bytes, bool Signed);
+  ExprId counter(unsigned Level);
+  ExprId var(unsigned Id);
+  ExprId neg(ExprId A);
+  /// Add .. Either: any two-operand kind.
+  ExprId binary(ExprKind K, ExprId A, ExprId B);
+  ExprId wrap(unsigned Bits, bool Signed, ExprId A);
+
+  /// Whether E is a literal, and its value.
+  bool constantValue(ExprId E, int64_t &V) const;
+  /// Whether E uses (c Level) (Counter) or (v Id) (Var).
+  bool uses(ExprId E, ExprKind K, unsigned Index) const;
+  /// E in the descriptor syntax.
+  std::string text(ExprId E) const { return D.exprToString(E); }
+
+  /// "split no <Why>"; the first reason is kept.
+  void refuse(const std::string &Why);
+  bool refused() const { return !D.Reason.empty(); }
+  void setHostOnly(const std::string &Why) { D.HostOnly = Why; }
+  void setOneKind(const std::string &Why) { D.OneKind = Why; }
+  void addLoop(ExprId Init, LoopCond C, ExprId Bound, ExprId Step);
+  /// A new inner variable (v id) with the range [Lo, Hi]; returns its id.
+  unsigned addVar(ExprId Lo, ExprId Hi);
+  void addAccess(const DescAccess &A);
+  void addReduction(const DescReduction &R);
+
+  /// The descriptor: "split yes" unless refused.
+  KernelDescriptor take();
+
+private:
+  ExprId add(const DescExpr &E);
+  KernelDescriptor D;
 };
-
-/// Trip count of every collapsed level, outermost first. False, with Err,
-/// when not computable (overflow, a zero step, a step against the condition,
-/// a product of the counts above 2^64 - 1).
-bool tripCounts(const KernelDescriptor &D, const DescEnv &E,
-                std::vector<uint64_t> &N, std::string &Err);
-
-/// Evaluates expression Id at one point: Counters[l] is (c l), Vars[i] is
-/// (v i). False, with Err, on overflow, division by zero, a failed load, or
-/// a loop variable missing from the vectors.
-bool evaluateExpr(const KernelDescriptor &D, ExprId Id, const DescEnv &E,
-                  const std::vector<int64_t> &Counters,
-                  const std::vector<int64_t> &Vars, int64_t &Out,
-                  std::string &Err);
-
-/// What one descriptor access touches in one window.
-struct WindowSection {
-  AccessKind Kind = AccessKind::Read;
-  /// The evaluated base pointer (Read, Write, ReadAll: names the buffer);
-  /// 0 for ReadAny.
-  uint64_t Base = 0;
-  /// Absolute byte ranges [Lo, Hi), sorted, disjoint and not adjacent; empty
-  /// for ReadAll and ReadAny, and for an access that no iteration of the
-  /// window reaches (it is under an inner loop that runs zero times).
-  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
-};
-
-/// The sections the iterations t in [Lo, Hi) of the normalized space touch
-/// (N: tripCounts; Lo < Hi <= the product of N), one per access line of the
-/// descriptor, in the order of accesses(). A sound over-approximation: every
-/// byte any iteration of the window may touch is inside. A read whose offset
-/// cannot be bounded (overflow, a division by an interval holding 0, a value
-/// outside the range the descriptor can represent) becomes ReadAll. False,
-/// with Err, when not computable otherwise (a base that depends on the loop
-/// variables, a write without bounds, a failed load); Out is then
-/// unspecified.
-bool windowSections(const KernelDescriptor &D, const DescEnv &E,
-                    const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
-                    std::vector<WindowSection> &Out, std::string &Err);
-
-/// A box of the collapsed nest: per level, k_l in [first, last] (inclusive).
-using WindowBox = std::vector<std::pair<uint64_t, uint64_t>>;
-
-/// Cuts the window [Lo, Hi) of the mixed-radix space N (row-major) into at
-/// most 2 * N.size() - 1 boxes whose iterations are exactly the window's.
-/// Requires Lo < Hi <= the product of N.
-void windowBoxes(const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
-                 std::vector<WindowBox> &Out);
 
 } // namespace hetero
 

@@ -1,0 +1,420 @@
+//===- AddressTranslation.cpp - C expressions in the descriptor language --===//
+//
+// Integer expressions (subscripts, bounds, offsets) and the addresses of
+// memory lvalues, written as descriptor expressions. The value of a
+// translated expression is the mathematical value of the C expression: every
+// conversion to a type that cannot hold its operand's values, and every
+// unsigned + - * << neg ~, becomes an explicit (wrap ...); signed overflow is
+// undefined, so signed arithmetic is exact in any program with defined
+// behaviour.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelAnalysis.h"
+
+#include "clang/AST/Expr.h"
+
+using namespace clang;
+
+namespace hetero {
+
+Term KernelAnalysis::binary(ExprKind K, const Term &A, const Term &X,
+                            int Degree) {
+  Term T;
+  T.Id = B.binary(K, A.Id, X.Id);
+  T.Degree = Degree;
+  T.Affine = A.Affine && X.Affine && Degree <= 1;
+  return T;
+}
+
+Term KernelAnalysis::constantTerm(int64_t V) { return Term{B.constant(V)}; }
+
+bool KernelAnalysis::represents(QualType To, QualType From) {
+  unsigned WT = Ctx.getIntWidth(To), WF = Ctx.getIntWidth(From);
+  bool ST = To->isSignedIntegerOrEnumerationType(),
+       SF = From->isSignedIntegerOrEnumerationType();
+  return ST == SF ? WT >= WF : ST && WT > WF;
+}
+
+std::optional<Term> KernelAnalysis::wrapTo(QualType T, const Term &X) {
+  T = T.getCanonicalType();
+  if (!T->isIntegerType() || T->isDependentType())
+    return std::nullopt;
+  unsigned Bits = Ctx.getIntWidth(T);
+  if (Bits == 0 || Bits > 64)
+    return std::nullopt;
+  Term W = X;
+  W.Id = B.wrap(Bits, T->isSignedIntegerOrEnumerationType(), X.Id);
+  return W;
+}
+
+std::optional<Term> KernelAnalysis::arithmetic(QualType T, const Term &X) {
+  if (T->isUnsignedIntegerOrEnumerationType())
+    return wrapTo(T, X);
+  return X;
+}
+
+/// A term whose value is bounded but not affine in the counters: a valid
+/// interval of a read, but no exact section of a write.
+Term KernelAnalysis::bounded(Term T) {
+  if (T.Degree > 0)
+    T.Affine = false;
+  return T;
+}
+
+/// The bytes and signedness the descriptor extends a T with; false for
+/// other types.
+bool KernelAnalysis::extension(QualType T, unsigned &Bytes, bool &Signed) {
+  T = T.getCanonicalType();
+  if (!T->isIntegerType() || T->isDependentType() || T->isIncompleteType())
+    return false;
+  Bytes = static_cast<unsigned>(Ctx.getTypeSize(T) / 8);
+  Signed = T->isSignedIntegerOrEnumerationType();
+  return Bytes == 1 || Bytes == 2 || Bytes == 4 || Bytes == 8;
+}
+
+std::optional<Term> KernelAnalysis::scalarArg(const VarDecl *VD,
+                                              const Capture &C) {
+  unsigned Bytes;
+  bool Signed;
+  if (!extension(VD->getType(), Bytes, Signed))
+    return std::nullopt;
+  if (C.ByCopy)
+    return Term{B.scalarArg(C.Arg, Bytes, Signed)};
+  return Term{B.load(B.arg(C.Arg), Bytes, Signed)};
+}
+
+/// Whether the kernel may store to memory holding T, an integer or a
+/// pointer (a store of an integer of the same size, of a pointer, of a
+/// character type or of a whole record): a value loaded from such memory
+/// may change while the kernel runs.
+bool KernelAnalysis::mayBeStored(QualType T) {
+  uint64_t Bits = Ctx.getTypeSize(T);
+  for (QualType W : StoredTypes) {
+    if (!W->isScalarType() || W->isCharType() ||
+        W->isSpecificBuiltinType(BuiltinType::UChar) ||
+        W->isSpecificBuiltinType(BuiltinType::SChar))
+      return true;
+    if (T->isIntegerType() && W->isIntegerType() && Ctx.getTypeSize(W) == Bits)
+      return true;
+    if (T->isPointerType() && W->isPointerType())
+      return true;
+  }
+  return false;
+}
+
+/// An integer read from mapped memory (a struct member, an element, a
+/// pointee) at an address that does not depend on the loop variables.
+std::optional<Term> KernelAnalysis::loadedScalar(const Expr *LV) {
+  unsigned Bytes;
+  bool Signed;
+  if (!extension(LV->getType(), Bytes, Signed) || mayBeStored(LV->getType()))
+    return std::nullopt;
+  std::optional<Address> A = lvalueAddress(LV);
+  if (!A || !A->known() || A->Offset->Degree != 0)
+    return std::nullopt;
+  visit(LV, true, false);
+  return Term{
+      B.load(B.binary(ExprKind::Add, A->Base, A->Offset->Id), Bytes, Signed)};
+}
+
+std::optional<Term> KernelAnalysis::translate(const Expr *E) {
+  E = E->IgnoreParens();
+  if (!E->isValueDependent() && E->getType()->isIntegerType()) {
+    Expr::EvalResult R;
+    if (E->EvaluateAsInt(R, Ctx)) {
+      const llvm::APSInt &V = R.Val.getInt();
+      // The descriptor's values are int64.
+      if (V.isUnsigned() ? V.getActiveBits() > 63 : V.getSignificantBits() > 64)
+        return std::nullopt;
+      return constantTerm(V.getExtValue());
+    }
+  }
+  if (const auto *CE = dyn_cast<CastExpr>(E))
+    return translateCast(CE);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    std::optional<Term> A = translate(CO->getTrueExpr());
+    std::optional<Term> X = translate(CO->getFalseExpr());
+    if (!A || !X)
+      return std::nullopt;
+    return bounded(
+        binary(ExprKind::Either, *A, *X, std::max(A->Degree, X->Degree)));
+  }
+  if (isa<MemberExpr>(E) || isa<ArraySubscriptExpr>(E) ||
+      (isa<UnaryOperator>(E) &&
+       cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
+    return loadedScalar(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD ? translateVariable(VD->getCanonicalDecl()) : std::nullopt;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    std::optional<Term> A = translate(U->getSubExpr());
+    if (!A || !U->getType()->isIntegerType())
+      return std::nullopt;
+    switch (U->getOpcode()) {
+    case UO_Plus:
+      return A;
+    case UO_Minus:
+      return arithmetic(U->getType(), Term{B.neg(A->Id), A->Degree, A->Affine});
+    case UO_Not: // ~x == -x - 1 in two's complement
+      return arithmetic(U->getType(), Term{B.binary(ExprKind::Sub, B.neg(A->Id),
+                                                    B.constant(1)),
+                                           A->Degree, A->Affine});
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return translateBinary(BO);
+  return std::nullopt;
+}
+
+std::optional<Term> KernelAnalysis::translateCast(const CastExpr *CE) {
+  switch (CE->getCastKind()) {
+  case CK_LValueToRValue:
+  case CK_NoOp:
+    return translate(CE->getSubExpr());
+  case CK_IntegralCast: {
+    std::optional<Term> X = translate(CE->getSubExpr());
+    QualType From = CE->getSubExpr()->getType(), To = CE->getType();
+    if (!X || !From->isIntegerType() || !To->isIntegerType())
+      return std::nullopt;
+    if (represents(To, From))
+      return X;
+    return wrapTo(To, *X);
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<Term> KernelAnalysis::translateBinary(const BinaryOperator *BO) {
+  if (!BO->getType()->isIntegerType())
+    return std::nullopt;
+  std::optional<Term> L = translate(BO->getLHS());
+  std::optional<Term> R = translate(BO->getRHS());
+  if (!L || !R)
+    return std::nullopt;
+  int Max = std::max(L->Degree, R->Degree);
+  QualType T = BO->getType();
+  switch (BO->getOpcode()) {
+  case BO_Add:
+    return arithmetic(T, binary(ExprKind::Add, *L, *R, Max));
+  case BO_Sub:
+    return arithmetic(T, binary(ExprKind::Sub, *L, *R, Max));
+  case BO_Mul:
+    return arithmetic(T, binary(ExprKind::Mul, *L, *R, L->Degree + R->Degree));
+  case BO_Div:
+  case BO_Rem:
+    // The operands are in T's range (C converted them), and so is the
+    // quotient (INT_MIN / -1 is undefined). Exact in the arguments only;
+    // with a counter it is a valid (interval) bound but not affine.
+    return bounded(
+        binary(BO->getOpcode() == BO_Div ? ExprKind::Div : ExprKind::Rem, *L,
+               *R, Max));
+  case BO_Shl:
+    // The shifted operand has T (the promoted left operand's type).
+    return arithmetic(T,
+                      binary(ExprKind::Shl, *L, *R, Max + (R->Degree ? 1 : 0)));
+  case BO_Shr:
+    return bounded(binary(ExprKind::Shr, *L, *R, Max));
+  case BO_And:
+    return bounded(binary(ExprKind::And, *L, *R, Max));
+  case BO_Or:
+    return bounded(binary(ExprKind::Or, *L, *R, Max));
+  case BO_Xor:
+    return bounded(binary(ExprKind::Xor, *L, *R, Max));
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<Term> KernelAnalysis::translateVariable(const VarDecl *VD) {
+  if (UnknownVars.count(VD))
+    return std::nullopt;
+  if (auto It = LevelOf.find(VD); It != LevelOf.end())
+    return Term{B.counter(It->second), 1, true};
+  if (auto It = InnerVar.find(VD); It != InnerVar.end())
+    return Term{B.var(It->second), 1, true};
+  // A reduction variable is private in the kernel, and so is a private
+  // one: neither has the value of the variable captured.
+  if (Written.count(VD) || ReductionVars.count(VD) || Privates.count(VD))
+    return std::nullopt;
+  if (auto It = Captures.find(VD); It != Captures.end())
+    return scalarArg(VD, It->second);
+  if (auto It = LocalInits.find(VD); It != LocalInits.end())
+    return translate(It->second);
+  return std::nullopt;
+}
+
+//===--- Addresses
+//---------------------------------------------------------===//
+
+KernelAnalysis::Address KernelAnalysis::offsetBy(Address A, const Term &Bytes) {
+  if (!A.known())
+    return A;
+  A.Offset = binary(ExprKind::Add, *A.Offset, Bytes,
+                    std::max(A.Offset->Degree, Bytes.Degree));
+  return A;
+}
+
+/// Adds Idx elements of type Elem to A (Negate: subtracts); an unknown
+/// index or element size leaves the offset unknown.
+std::optional<KernelAnalysis::Address>
+KernelAnalysis::indexBy(std::optional<Address> A, std::optional<Term> Idx,
+                        QualType Elem, bool Negate) {
+  if (!A)
+    return A;
+  std::optional<Term> Size = sizeTerm(Elem);
+  if (!Idx || !Size) {
+    A->Offset.reset();
+    return A;
+  }
+  if (Negate)
+    Idx->Id = B.neg(Idx->Id);
+  return offsetBy(
+      *A, binary(ExprKind::Mul, *Idx, *Size, Idx->Degree + Size->Degree));
+}
+
+uint64_t KernelAnalysis::sizeOf(QualType T) {
+  if (T->isIncompleteType() || T->isDependentType() ||
+      T->isVariablyModifiedType())
+    return 0;
+  return Ctx.getTypeSizeInChars(T).getQuantity();
+}
+
+/// The size of T in bytes; a variable-length array's comes from the kernel
+/// argument clang passes its number of elements in.
+std::optional<Term> KernelAnalysis::sizeTerm(QualType T) {
+  if (const VariableArrayType *VAT = Ctx.getAsVariableArrayType(T)) {
+    auto It = VLASizes.find(VAT->getSizeExpr());
+    std::optional<Term> Elem = sizeTerm(VAT->getElementType());
+    if (It == VLASizes.end() || !Elem)
+      return std::nullopt;
+    Term N{B.scalarArg(It->second, 8, false)};
+    return binary(ExprKind::Mul, N, *Elem, 0);
+  }
+  if (const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(T))
+    if (CAT->getElementType()->isVariablyModifiedType()) {
+      std::optional<Term> Elem = sizeTerm(CAT->getElementType());
+      if (!Elem)
+        return std::nullopt;
+      Term N =
+          constantTerm(static_cast<int64_t>(CAT->getSize().getZExtValue()));
+      return binary(ExprKind::Mul, N, *Elem, 0);
+    }
+  if (uint64_t Size = sizeOf(T))
+    return constantTerm(static_cast<int64_t>(Size));
+  return std::nullopt;
+}
+
+/// A pointer read from a variable or from mapped memory (a struct member,
+/// an array of pointers): its value as a base.
+std::optional<KernelAnalysis::Address>
+KernelAnalysis::pointerLoaded(const Expr *Sub) {
+  Sub = Sub->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return std::nullopt;
+    VD = VD->getCanonicalDecl();
+    auto It = Captures.find(VD);
+    if (It != Captures.end() && !Written.count(VD)) {
+      ExprId A = B.arg(It->second.Arg);
+      if (It->second.ByCopy)
+        return Address{A, constantTerm(0)};
+      return Address{B.load(A, 8, false), constantTerm(0)};
+    }
+    if (auto LI = LocalInits.find(VD);
+        LI != LocalInits.end() && !Written.count(VD))
+      return pointerValue(LI->second);
+    return std::nullopt;
+  }
+  std::optional<Address> Slot = lvalueAddress(Sub);
+  if (!Slot || !Slot->known() || Slot->Offset->Degree != 0 ||
+      mayBeStored(Sub->getType()))
+    return std::nullopt;
+  visit(Sub, /*Read=*/true, /*Write=*/false);
+  return Address{
+      B.load(B.binary(ExprKind::Add, Slot->Base, Slot->Offset->Id), 8, false),
+      constantTerm(0)};
+}
+
+/// A pointer value; nullopt when its base cannot be named.
+std::optional<KernelAnalysis::Address>
+KernelAnalysis::pointerValue(const Expr *E) {
+  E = E->IgnoreParens();
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    switch (CE->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return lvalueAddress(CE->getSubExpr());
+    case CK_NoOp:
+    case CK_BitCast:
+      return pointerValue(CE->getSubExpr());
+    case CK_LValueToRValue:
+      return pointerLoaded(CE->getSubExpr());
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub)
+      return std::nullopt;
+    const Expr *P = BO->getLHS(), *I = BO->getRHS();
+    if (!P->getType()->isPointerType())
+      std::swap(P, I);
+    if (!P->getType()->isPointerType() || !I->getType()->isIntegerType())
+      return std::nullopt;
+    std::optional<Address> A = pointerValue(P);
+    if (!A)
+      return std::nullopt;
+    visit(I, false, false);
+    return indexBy(A, translate(I), P->getType()->getPointeeType(),
+                   BO->getOpcode() == BO_Sub);
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_AddrOf)
+      return lvalueAddress(U->getSubExpr());
+  return std::nullopt;
+}
+
+/// Address of a memory lvalue; an unknown offset: base known, offset not.
+std::optional<KernelAnalysis::Address>
+KernelAnalysis::lvalueAddress(const Expr *E) {
+  E = E->IgnoreParens();
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    std::optional<Address> A = pointerValue(AS->getBase());
+    if (!A)
+      return A;
+    visit(AS->getIdx(), true, false);
+    return indexBy(A, translate(AS->getIdx()), AS->getType());
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->getOpcode() == UO_Deref)
+      return pointerValue(U->getSubExpr());
+    return std::nullopt;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD || FD->isBitField())
+      return std::nullopt;
+    std::optional<Address> A = ME->isArrow() ? pointerValue(ME->getBase())
+                                             : lvalueAddress(ME->getBase());
+    if (!A || !A->known())
+      return A;
+    uint64_t Off = Ctx.getFieldOffset(FD) / 8;
+    return offsetBy(*A, constantTerm(static_cast<int64_t>(Off)));
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return std::nullopt;
+    auto It = Captures.find(VD->getCanonicalDecl());
+    if (It != Captures.end() && !It->second.ByCopy)
+      return Address{B.arg(It->second.Arg), constantTerm(0)};
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+} // namespace hetero

@@ -1,0 +1,621 @@
+//===- BodyVisitor.cpp - Accesses, inner loops and guards of a loop body --===//
+//
+// Walks the body of the collapsed nest: every memory access becomes a read
+// or write section (with the guards of the branch it sits in), every inner
+// `for` loop gives its counter a range, and whatever cannot be proven safe
+// (writes to shared variables, atomics, nested constructs, impure calls, ...)
+// refuses the split with the reason.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelAnalysis.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtOpenMP.h"
+
+#include <functional>
+
+using namespace clang;
+
+namespace hetero {
+
+//===--- Written variables, inner loops ----------------------------------===//
+
+void KernelAnalysis::noteWrite(const Expr *LHS) {
+  const VarDecl *VD = counterOf(LHS);
+  if (VD)
+    Written.insert(VD);
+  if (!VD || VD->getType()->isReferenceType())
+    StoredTypes.push_back(LHS->getType().getCanonicalType());
+}
+
+void KernelAnalysis::collectWrittenVars(const Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      noteWrite(BO->getLHS());
+  } else if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+    if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
+      noteWrite(U->getSubExpr());
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *Dc : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(Dc)) {
+        Locals.insert(VD->getCanonicalDecl());
+        if (VD->getInit() && !VD->getType()->isReferenceType())
+          LocalInits[VD->getCanonicalDecl()] = VD->getInit();
+      }
+  }
+  for (const Stmt *C : S->children())
+    collectWrittenVars(C);
+}
+
+void KernelAnalysis::countWrites(const Stmt *S, const VarDecl *V, unsigned &N) {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp() && counterOf(BO->getLHS()) == V)
+      ++N;
+  } else if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+    if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+        counterOf(U->getSubExpr()) == V)
+      ++N;
+  }
+  for (const Stmt *C : S->children())
+    countWrites(C, V, N);
+}
+
+/// Gives the counter of inner loop F a range, valid inside F only; returns
+/// it (null when F's counter has none).
+const VarDecl *KernelAnalysis::addInnerLoop(const ForStmt &F) {
+  const VarDecl *Counter;
+  Term Init, Bound, Step;
+  LoopCond Cond;
+  // The counter is written by its own header: translate() must not see it
+  // as a plain written variable while reading the header.
+  bool Ok = readLoop(F, Counter, Init, Cond, Bound, Step);
+  if (Ok && (InnerVar.count(Counter) || LevelOf.count(Counter)))
+    Ok = false; // the counter of an enclosing loop
+  if (Ok) {
+    // Written in its own body (besides the increment)?
+    unsigned Writes = 0;
+    countWrites(F.getBody(), Counter, Writes);
+    Ok = Writes == 0;
+  }
+  // A constant step's sign says which end the first value is.
+  int64_t S = 0;
+  if (Ok && !B.constantValue(Step.Id, S))
+    S = 0;
+  ExprId Lo = NoExpr, Hi = NoExpr;
+  if (S > 0 && (Cond == LoopCond::LT || Cond == LoopCond::LE)) {
+    Lo = Init.Id;
+    Hi = Cond == LoopCond::LT ? B.binary(ExprKind::Sub, Bound.Id, B.constant(1))
+                              : Bound.Id;
+  } else if (S < 0 && (Cond == LoopCond::GT || Cond == LoopCond::GE)) {
+    Hi = Init.Id;
+    Lo = Cond == LoopCond::GT ? B.binary(ExprKind::Add, Bound.Id, B.constant(1))
+                              : Bound.Id;
+  }
+  if (Lo == NoExpr) {
+    if (Counter)
+      UnknownVars.insert(Counter);
+    return nullptr;
+  }
+  // A counter declared outside F may have been given a range by an earlier
+  // loop: the range of this loop holds in its body.
+  InnerVar[Counter] = B.addVar(Lo, Hi);
+  UnknownVars.erase(Counter);
+  return Counter;
+}
+
+//===--- Accesses
+//----------------------------------------------------------===//
+
+bool KernelAnalysis::isMemory(const Expr *E) {
+  E = E->IgnoreParens();
+  if (isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E))
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->getOpcode() == UO_Deref;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return false;
+    auto It = Captures.find(VD->getCanonicalDecl());
+    return It != Captures.end() && !It->second.ByCopy;
+  }
+  return false;
+}
+
+/// The variable behind a direct reference; null otherwise.
+const VarDecl *KernelAnalysis::varOf(const Expr *E) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return VD->getCanonicalDecl();
+  return nullptr;
+}
+
+/// Records an access of the memory lvalue E.
+void KernelAnalysis::access(const Expr *E, bool Read, bool Write) {
+  if (const VarDecl *VD = varOf(E)) {
+    if (ReductionVars.count(VD))
+      return; // private per chunk, combined on the host
+    if (Write)
+      return refuse("writes '" + VD->getNameAsString() +
+                    "', shared by all iterations");
+  }
+  // A whole struct copied in or out counts as its bytes.
+  uint64_t Size = sizeOf(E->getType());
+  std::optional<Address> A = lvalueAddress(E);
+  if (!A || !Size) {
+    if (Write)
+      return refuse("writes memory the analysis cannot attribute");
+    ReadAny = true;
+    return;
+  }
+  if (Write && !(A->known() && A->Offset->Affine))
+    return refuse("non-affine write");
+  DescAccess Acc;
+  Acc.Size = Size;
+  Acc.Base = A->Base;
+  if (A->known()) {
+    Acc.Offset = A->Offset->Id;
+    Acc.Guards = Guards;
+  }
+  if (Read) {
+    Acc.Kind = A->known() ? AccessKind::Read : AccessKind::ReadAll;
+    B.addAccess(Acc);
+  }
+  if (Write) {
+    Acc.Kind = AccessKind::Write;
+    B.addAccess(Acc);
+  }
+}
+
+//===--- Guards: the conditions of the branch an access sits in ----------===//
+
+/// The loop variable E is, compared in type T without a change of value.
+std::optional<KernelAnalysis::VarSide> KernelAnalysis::loopVarIn(const Expr *E,
+                                                                 QualType T) {
+  const Expr *Inner = E->IgnoreParenImpCasts();
+  const VarDecl *VD = counterOf(Inner);
+  if (!VD || !T->isIntegerType() || !Inner->getType()->isIntegerType() ||
+      !represents(T, Inner->getType()))
+    return std::nullopt;
+  VarSide V;
+  if (auto It = LevelOf.find(VD); It != LevelOf.end()) {
+    V.Kind = ExprKind::Counter;
+    V.Index = It->second;
+    V.X = B.counter(It->second);
+    return V;
+  }
+  if (auto It = InnerVar.find(VD); It != InnerVar.end()) {
+    V.Kind = ExprKind::Var;
+    V.Index = It->second;
+    V.X = B.var(It->second);
+    return V;
+  }
+  return std::nullopt;
+}
+
+/// One side of a comparison as `x + s`, `x - s`, `s + x` or `s - x`. Only
+/// exact arithmetic qualifies: the value must keep its meaning in the type
+/// the comparison converts it to, and a sum must be signed (no wrap).
+std::optional<KernelAnalysis::VarSide>
+KernelAnalysis::asLoopVarSide(const Expr *Side) {
+  QualType T = Side->getType();
+  const Expr *E = Side->IgnoreParenImpCasts();
+  if (!E->getType()->isIntegerType() || !T->isIntegerType() ||
+      !represents(T, E->getType()))
+    return std::nullopt;
+  if (std::optional<VarSide> V = loopVarIn(E, E->getType()))
+    return V;
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub) ||
+      !BO->getType()->isSignedIntegerType())
+    return std::nullopt;
+  std::optional<VarSide> L = loopVarIn(BO->getLHS(), BO->getType());
+  std::optional<VarSide> R = loopVarIn(BO->getRHS(), BO->getType());
+  if (L.has_value() == R.has_value())
+    return std::nullopt;
+  std::optional<Term> S = translate(L ? BO->getRHS() : BO->getLHS());
+  if (!S)
+    return std::nullopt;
+  VarSide V = L ? *L : *R;
+  V.Shift = *S;
+  if (L && BO->getOpcode() == BO_Sub) // x - s == x + (-s)
+    V.Shift->Id = B.neg(S->Id);
+  V.Negated = !L && BO->getOpcode() == BO_Sub; // s - x
+  return V;
+}
+
+namespace {
+bool guardCmp(BinaryOperatorKind Op, GuardCmp &Out) {
+  switch (Op) {
+  case BO_LT:
+    Out = GuardCmp::LT;
+    return true;
+  case BO_LE:
+    Out = GuardCmp::LE;
+    return true;
+  case BO_GT:
+    Out = GuardCmp::GT;
+    return true;
+  case BO_GE:
+    Out = GuardCmp::GE;
+    return true;
+  case BO_EQ:
+    Out = GuardCmp::EQ;
+    return true;
+  case BO_NE:
+    Out = GuardCmp::NE;
+    return true;
+  default:
+    return false;
+  }
+}
+} // namespace
+
+/// The guard of `a <op> b` holding (or failing): x <op'> bound.
+void KernelAnalysis::comparisonGuard(const BinaryOperator *BO, bool Holds,
+                                     std::vector<DescGuard> &Out) {
+  BinaryOperatorKind Op = BO->getOpcode();
+  std::optional<VarSide> V = asLoopVarSide(BO->getLHS());
+  const Expr *Other = BO->getRHS();
+  if (!V) {
+    V = asLoopVarSide(BO->getRHS());
+    Other = BO->getLHS();
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  if (!V)
+    return;
+  if (!Holds)
+    Op = BinaryOperator::negateComparisonOp(Op);
+  std::optional<Term> E = translate(Other);
+  if (!E)
+    return;
+  // x + s <op> e  is  x <op> e - s;  s - x <op> e  is  x <op'> s - e.
+  ExprId Bound = E->Id;
+  if (V->Shift)
+    Bound = V->Negated ? B.binary(ExprKind::Sub, V->Shift->Id, E->Id)
+                       : B.binary(ExprKind::Sub, E->Id, V->Shift->Id);
+  if (V->Negated)
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  DescGuard G;
+  if (B.uses(Bound, V->Kind, V->Index) || !guardCmp(Op, G.Cmp))
+    return;
+  G.Var = V->X;
+  G.Bound = Bound;
+  Out.push_back(G);
+}
+
+/// Appends to Out the guards that hold where Cond is true (Holds) or false
+/// (!Holds). Conditions it cannot read add nothing, which is sound: a guard
+/// only narrows where an access may happen.
+void KernelAnalysis::guardsOf(const Expr *Cond, bool Holds,
+                              std::vector<DescGuard> &Out) {
+  if (!GuardsHold)
+    return;
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond)) {
+    if (U->getOpcode() == UO_LNot)
+      guardsOf(U->getSubExpr(), !Holds, Out);
+    return;
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return;
+  // a && b holds: both hold; a || b fails: both fail.
+  if ((BO->getOpcode() == BO_LAnd && Holds) ||
+      (BO->getOpcode() == BO_LOr && !Holds)) {
+    guardsOf(BO->getLHS(), Holds, Out);
+    guardsOf(BO->getRHS(), Holds, Out);
+    return;
+  }
+  if (BO->isComparisonOp() && BO->getOpcode() != BO_Cmp)
+    comparisonGuard(BO, Holds, Out);
+}
+
+bool KernelAnalysis::hasJumpTargets(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<LabelStmt>(S) || isa<SwitchCase>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (hasJumpTargets(C))
+      return true;
+  return false;
+}
+
+/// Walks S (a branch taken where Cond is true, or false) with its guards.
+void KernelAnalysis::visitGuarded(const Stmt *S, const Expr *Cond, bool Holds,
+                                  bool Read, bool Write) {
+  size_t Depth = Guards.size();
+  guardsOf(Cond, Holds, Guards);
+  visit(S, Read, Write);
+  Guards.resize(Depth);
+}
+
+//===--- Calls
+//---------------------------------------------------------------===//
+
+/// A function a kernel may call without touching memory: scalar parameters,
+/// no globals but constants, calls only to such functions or math builtins.
+bool KernelAnalysis::isPureFunction(const FunctionDecl *FD, unsigned Depth) {
+  // Exact (or correctly rounded) on every member.
+  static const std::set<std::string> ExactMath = {
+      "sqrt",  "fabs",   "fabsf",    "floor",    "floorf", "ceil",
+      "ceilf", "fmin",   "fminf",    "fmax",     "fmaxf",  "abs",
+      "labs",  "llabs",  "fmod",     "fmodf",    "trunc",  "truncf",
+      "round", "roundf", "copysign", "copysignf"};
+  // Rounded by each device's own library (within a few ulp): sqrtf too, as
+  // CUDA's __nv_sqrtf may be an approximation.
+  static const std::set<std::string> DeviceDependentMath = {
+      "sqrtf", "exp",  "expf",  "log",   "logf",   "sin",   "sinf",  "cos",
+      "cosf",  "tan",  "tanf",  "pow",   "powf",   "exp2",  "exp2f", "log2",
+      "log2f", "atan", "atanf", "atan2", "atan2f", "tanh",  "tanhf", "erf",
+      "erff",  "cbrt", "cbrtf", "hypot", "hypotf", "log10", "log10f"};
+  // The GPU compile calls the math headers' `declare variant`s, named
+  // "sqrt[device={arch(nvptx, nvptx64)}, ...]": the same function.
+  std::string Name = FD->getNameAsString();
+  Name = Name.substr(0, Name.find('['));
+  if (Name.rfind("__builtin_", 0) == 0)
+    Name = Name.substr(10);
+  // C++'s float overload std::sqrt(float) is sqrtf on the GPU.
+  if (Name == "sqrt" &&
+      !FD->getReturnType()->isSpecificBuiltinType(BuiltinType::Double))
+    Name = "sqrtf";
+  if (DeviceDependentMath.count(Name)) {
+    DeviceMath.insert(Name);
+    return true;
+  }
+  if (ExactMath.count(Name))
+    return true;
+  // Other builtins, as long as they cannot touch memory (memcpy, frexp,
+  // sincos do).
+  if (FD->getBuiltinID() != 0) {
+    for (const ParmVarDecl *P : FD->parameters())
+      if (P->getType()->isPointerType())
+        return false;
+    return true;
+  }
+  if (Depth > 4 || !FD->hasBody())
+    return false;
+  for (const ParmVarDecl *P : FD->parameters())
+    if (!P->getType()->isScalarType() || P->getType()->isPointerType())
+      return false;
+  if (!FD->getReturnType()->isVoidType() &&
+      !FD->getReturnType()->isScalarType())
+    return false;
+  bool Pure = true;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || !Pure)
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (VD->hasGlobalStorage() && !VD->getType().isConstQualified())
+          Pure = false;
+    } else if (const auto *C = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *Callee = C->getDirectCallee();
+      if (!Callee || Callee == FD || !isPureFunction(Callee, Depth + 1))
+        Pure = false;
+    } else if (isa<UnaryOperator>(S) &&
+               cast<UnaryOperator>(S)->getOpcode() == UO_Deref) {
+      Pure = false;
+    } else if (isa<ArraySubscriptExpr>(S) || isa<GCCAsmStmt>(S) ||
+               isa<CXXThisExpr>(S)) {
+      Pure = false; // memory the caller cannot see (*this included)
+    }
+    for (const Stmt *Ch : S->children())
+      Walk(Ch);
+  };
+  Walk(FD->getBody());
+  return Pure;
+}
+
+void KernelAnalysis::visitCall(const CallExpr &C) {
+  const FunctionDecl *FD = C.getDirectCallee();
+  if (!FD)
+    return refuse("indirect call");
+  std::string Name = FD->getNameAsString();
+  if (Name.rfind("omp_get_team", 0) == 0 ||
+      Name.rfind("omp_get_thread", 0) == 0 ||
+      Name.rfind("omp_get_num_t", 0) == 0 || Name == "omp_get_level" ||
+      Name == "omp_get_ancestor_thread_num" || Name == "omp_get_team_size")
+    return refuse("depends on team or thread numbers (" + Name + ")");
+  if (Name == "malloc" || Name == "calloc" || Name == "realloc" ||
+      Name == "free" || Name.rfind("omp_alloc", 0) == 0 || Name == "omp_free" ||
+      Name.rfind("omp_target_alloc", 0) == 0)
+    return refuse("device-side allocation (" + Name + ")");
+  // A member function reads its object. Only the call operator of a lambda
+  // that captures by copy only: the closure is its first argument, read
+  // whole below.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isInstance()) {
+    if (!isa<CXXOperatorCallExpr>(C) || !MD->getParent()->isLambda())
+      return refuse("calls member function '" + Name + "'");
+    for (const LambdaCapture &LC : MD->getParent()->captures())
+      if (LC.getCaptureKind() != LCK_ByCopy)
+        return refuse("calls a lambda that does not capture by copy");
+  }
+  if (!isPureFunction(FD, 0))
+    return refuse("calls '" + Name + "'");
+  for (const Expr *A : C.arguments())
+    visit(A, true, false);
+}
+
+//===--- The walk
+//------------------------------------------------------------===//
+
+/// Walks S; Read/Write: how the value of S (a memory lvalue) is used.
+void KernelAnalysis::visit(const Stmt *S, bool Read, bool Write) {
+  if (!S || refused())
+    return;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (visitExpression(E, Read, Write))
+      return;
+  if (visitConstruct(S) || visitOperator(S, Read, Write))
+    return;
+  if (const auto *C = dyn_cast<CallExpr>(S))
+    return visitCall(*C);
+  if (isa<CXXThisExpr>(S))
+    return refuse("uses 'this'");
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return visitVariable(DRE, Write);
+  if (isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S))
+    return refuse("device-side allocation (new/delete)");
+  if (isa<GCCAsmStmt>(S) || isa<MSAsmStmt>(S))
+    return refuse("inline assembly");
+  if (isa<CXXMemberCallExpr>(S) || isa<CXXConstructExpr>(S))
+    return refuse("C++ calls");
+  for (const Stmt *C : S->children())
+    visit(C, false, false);
+}
+
+/// Memory lvalues and lvalues that are not memory; true when E is done.
+bool KernelAnalysis::visitExpression(const Expr *E, bool Read, bool Write) {
+  const Expr *P = E->IgnoreParens();
+  if (P != E) {
+    visit(P, Read, Write);
+    return true;
+  }
+  if (isMemory(E) && (Read || Write)) {
+    // The subexpressions (indices, base pointers) are walked by
+    // lvalueAddress through visit(..., Read).
+    access(E, Read, Write);
+    return true;
+  }
+  // A store to an lvalue other than memory or a variable (C++: a conditional
+  // or comma lvalue, ...).
+  if (Write && !isa<DeclRefExpr>(E)) {
+    refuse("writes an lvalue the analysis cannot attribute");
+    return true;
+  }
+  return false;
+}
+
+/// OpenMP constructs and loops inside the body; true when S is done.
+bool KernelAnalysis::visitConstruct(const Stmt *S) {
+  if (isa<OMPAtomicDirective>(S))
+    return refuse("atomic construct"), true;
+  if (isa<OMPCriticalDirective>(S))
+    return refuse("critical construct"), true;
+  if (isa<OMPOrderedDirective>(S))
+    return refuse("ordered construct"), true;
+  if (const auto *OD = dyn_cast<OMPExecutableDirective>(S)) {
+    if (OD->getDirectiveKind() != llvm::omp::OMPD_simd)
+      return refuse("nested OpenMP construct"), true;
+    visit(OD->getInnermostCapturedStmt()->getCapturedStmt(), false, false);
+    return true;
+  }
+  if (const auto *CS = dyn_cast<CapturedStmt>(S)) {
+    visit(CS->getCapturedStmt(), false, false);
+    return true;
+  }
+  if (const auto *F = dyn_cast<ForStmt>(S)) {
+    const VarDecl *Counter = addInnerLoop(*F);
+    for (const Stmt *C : F->children())
+      visit(C, false, false);
+    // After the loop (a counter declared outside it) the counter is past its
+    // range: from here on its value is unknown.
+    if (Counter) {
+      InnerVar.erase(Counter);
+      UnknownVars.insert(Counter);
+    }
+    return true;
+  }
+  if (const auto *If = dyn_cast<IfStmt>(S);
+      If && !If->getConditionVariable() && !If->isConsteval()) {
+    visit(If->getInit(), false, false);
+    visit(If->getCond(), false, false);
+    visitGuarded(If->getThen(), If->getCond(), true, false, false);
+    if (If->getElse())
+      visitGuarded(If->getElse(), If->getCond(), false, false, false);
+    return true;
+  }
+  return false;
+}
+
+/// Casts, assignments, short-circuits, conditionals, increments and
+/// address-of; true when S is done.
+bool KernelAnalysis::visitOperator(const Stmt *S, bool Read, bool Write) {
+  if (const auto *CE = dyn_cast<CastExpr>(S)) {
+    if (CE->getCastKind() == CK_LValueToRValue)
+      visit(CE->getSubExpr(), true, false);
+    else if (CE->getCastKind() == CK_NoOp && CE->isGLValue())
+      visit(CE->getSubExpr(), Read, Write); // adds const
+    else if (CE->getCastKind() == CK_ArrayToPointerDecay ||
+             CE->getCastKind() == CK_FunctionToPointerDecay)
+      visitAddressOnly(CE->getSubExpr());
+    else
+      visit(CE->getSubExpr(), false, false);
+    return true;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp()) {
+      visit(BO->getLHS(), BO->isCompoundAssignmentOp(), true);
+      visit(BO->getRHS(), false, false);
+      return true;
+    }
+    // The right operand runs only where the left one decides so.
+    if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr) {
+      visit(BO->getLHS(), false, false);
+      visitGuarded(BO->getRHS(), BO->getLHS(), BO->getOpcode() == BO_LAnd,
+                   false, false);
+      return true;
+    }
+    // A C++ comma lvalue is its right operand.
+    if (BO->getOpcode() == BO_Comma) {
+      visit(BO->getLHS(), false, false);
+      visit(BO->getRHS(), Read, Write);
+      return true;
+    }
+    return false;
+  }
+  // A C++ conditional lvalue is one of its branches.
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+    visit(CO->getCond(), false, false);
+    visitGuarded(CO->getTrueExpr(), CO->getCond(), true, Read, Write);
+    visitGuarded(CO->getFalseExpr(), CO->getCond(), false, Read, Write);
+    return true;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+    if (U->isIncrementDecrementOp()) {
+      visit(U->getSubExpr(), true, true);
+      return true;
+    }
+    if (U->getOpcode() == UO_AddrOf) {
+      if (isMemory(U->getSubExpr()))
+        refuse("takes the address of mapped memory");
+      return true;
+    }
+  }
+  return false;
+}
+
+/// A variable read or written directly.
+void KernelAnalysis::visitVariable(const DeclRefExpr *DRE, bool Write) {
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (!VD)
+    return;
+  if (Write && VD->getType()->isReferenceType())
+    return refuse("writes through reference '" + VD->getNameAsString() + "'");
+  const VarDecl *C = VD->getCanonicalDecl();
+  if (Write && !Locals.count(C) && !Privates.count(C) && !LevelOf.count(C) &&
+      !InnerVar.count(C) && !ReductionVars.count(C))
+    return refuse("writes '" + VD->getNameAsString() +
+                  "', shared by all iterations");
+  if (VD->hasGlobalStorage() && !VD->isStaticLocal() && !Captures.count(C)) {
+    if (Write)
+      return refuse("writes a global variable");
+    if (!VD->getType().isConstQualified())
+      ReadAny = true;
+  }
+}
+
+/// An array used as a pointer (passed on, decayed): its address matters,
+/// not its contents, unless it is then dereferenced (handled above).
+void KernelAnalysis::visitAddressOnly(const Expr *E) {
+  if (isMemory(E))
+    refuse("takes the address of mapped memory");
+}
+
+} // namespace hetero

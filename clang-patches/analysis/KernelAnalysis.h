@@ -1,0 +1,178 @@
+//===- KernelAnalysis.h - Sections of one offloaded loop --------*- C++ -*-===//
+//
+// The analysis of one combined target loop construct (its AST), which
+// builds the kernel's descriptor (runtime/include/hetero/KernelDescriptor.h)
+// through the runtime's own DescriptorBuilder:
+//
+//   - the collapsed loop nest (init, condition, bound, step per level), which
+//     defines the normalized iteration space the runtime hands out windows of;
+//   - per memory access in the body, its base (a kernel argument, or a pointer
+//     loaded from mapped memory) and byte offset as an expression of the loop
+//     counters and the kernel's scalar arguments, with the C integer
+//     semantics made explicit (wraps), and the guards of the branch it sits
+//     in; inner loop counters get a value range. Writes must be affine in
+//     the counters; a non-affine read reads its whole buffer;
+//   - the reduction variables (argument, operator, type);
+//   - "split no <reason>" when something cannot be proven safe.
+//
+// Kernel arguments are numbered like clang numbers the kernel's parameters:
+// one per capture of the target region, in capture order.
+//
+// The work is in three files: CaptureAndClauses.cpp (captures, clauses, the
+// collapsed nest), AddressTranslation.cpp (integer expressions and memory
+// addresses in the descriptor language) and BodyVisitor.cpp (the body:
+// accesses, inner loops, guards, calls).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_ANALYSIS_KERNELANALYSIS_H
+#define HETERO_ANALYSIS_KERNELANALYSIS_H
+
+#include "hetero/KernelDescriptor.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/StmtOpenMP.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace hetero {
+
+/// An integer expression of the descriptor and how it depends on the loop
+/// counters.
+struct Term {
+  ExprId Id = NoExpr;
+  int Degree = 0; // polynomial degree in loop counters; > 1: not affine
+  bool Affine = true;
+};
+
+class KernelAnalysis {
+public:
+  KernelAnalysis(clang::ASTContext &Ctx, const clang::OMPLoopDirective &D)
+      : Ctx(Ctx), D(D) {}
+
+  /// The kernel's descriptor.
+  KernelDescriptor run();
+
+private:
+  struct Capture {
+    unsigned Arg;
+    bool ByCopy;
+  };
+  struct LoopLevel {
+    const clang::VarDecl *Counter = nullptr;
+    Term Init, Bound, Step;
+    LoopCond Cond = LoopCond::LT;
+  };
+  /// A memory lvalue's address: a base pointer and a byte offset, or no
+  /// offset when it cannot be expressed (the whole buffer).
+  struct Address {
+    ExprId Base = NoExpr;
+    std::optional<Term> Offset;
+    bool known() const { return Offset.has_value(); }
+  };
+  /// One side of a comparison as `x + Shift` (or `Shift - x`: Negated), x a
+  /// loop variable (none when it is not of that form).
+  struct VarSide {
+    ExprId X = NoExpr;
+    ExprKind Kind = ExprKind::Counter;
+    unsigned Index = 0;
+    std::optional<Term> Shift;
+    bool Negated = false;
+  };
+
+  clang::ASTContext &Ctx;
+  const clang::OMPLoopDirective &D;
+  DescriptorBuilder B;
+  std::map<const clang::VarDecl *, Capture> Captures;
+  std::map<const clang::Expr *, unsigned> VLASizes; // VLA size expr -> arg
+  std::vector<LoopLevel> Levels;
+  std::vector<const clang::ForStmt *> Headers; // of the collapsed loops
+  std::map<const clang::VarDecl *, unsigned> LevelOf;
+  std::map<const clang::VarDecl *, unsigned> InnerVar; // counter -> id
+  std::set<const clang::VarDecl *> UnknownVars;        // values not expressible
+  std::set<const clang::VarDecl *> ReductionVars;
+  std::set<const clang::VarDecl *> Written;
+  std::vector<clang::QualType> StoredTypes; // of the memory stored to
+  std::map<const clang::VarDecl *, const clang::Expr *> LocalInits;
+  std::set<const clang::VarDecl *> Locals;   // declared inside the construct
+  std::set<const clang::VarDecl *> Privates; // private clause
+  // The guards of the branch being walked: every access found there holds
+  // them.
+  std::vector<DescGuard> Guards;
+  bool GuardsHold = true;
+  bool ReadAny = false;
+  // Math functions GPUs and CPUs round differently (CUDA's libdevice against
+  // glibc): the kernel's iterations must all run on members of one kind.
+  std::set<std::string> DeviceMath;
+
+  void refuse(const std::string &Why) { B.refuse(Why); }
+  bool refused() const { return B.refused(); }
+
+  // CaptureAndClauses.cpp
+  void collectCaptures();
+  void checkClauses();
+  void addReduction(const clang::OMPReductionClause &C);
+  std::optional<ReductionType> scalarType(clang::QualType T);
+  const clang::VarDecl *counterOf(const clang::Expr *E);
+  bool readLoop(const clang::ForStmt &F, const clang::VarDecl *&Counter,
+                Term &Init, LoopCond &Cond, Term &Bound, Term &Step);
+  const clang::Stmt *collectNest();
+
+  // AddressTranslation.cpp
+  Term binary(ExprKind K, const Term &A, const Term &B, int Degree);
+  Term constantTerm(int64_t V);
+  bool represents(clang::QualType To, clang::QualType From);
+  std::optional<Term> wrapTo(clang::QualType T, const Term &X);
+  std::optional<Term> arithmetic(clang::QualType T, const Term &X);
+  static Term bounded(Term T);
+  bool extension(clang::QualType T, unsigned &Bytes, bool &Signed);
+  std::optional<Term> scalarArg(const clang::VarDecl *VD, const Capture &C);
+  bool mayBeStored(clang::QualType T);
+  std::optional<Term> loadedScalar(const clang::Expr *LV);
+  std::optional<Term> translate(const clang::Expr *E);
+  std::optional<Term> translateCast(const clang::CastExpr *CE);
+  std::optional<Term> translateBinary(const clang::BinaryOperator *BO);
+  std::optional<Term> translateVariable(const clang::VarDecl *VD);
+  Address offsetBy(Address A, const Term &Bytes);
+  std::optional<Address> indexBy(std::optional<Address> A,
+                                 std::optional<Term> Idx, clang::QualType Elem,
+                                 bool Negate = false);
+  uint64_t sizeOf(clang::QualType T);
+  std::optional<Term> sizeTerm(clang::QualType T);
+  std::optional<Address> pointerValue(const clang::Expr *E);
+  std::optional<Address> pointerLoaded(const clang::Expr *Sub);
+  std::optional<Address> lvalueAddress(const clang::Expr *E);
+
+  // BodyVisitor.cpp
+  void noteWrite(const clang::Expr *LHS);
+  void collectWrittenVars(const clang::Stmt *S);
+  const clang::VarDecl *addInnerLoop(const clang::ForStmt &F);
+  void countWrites(const clang::Stmt *S, const clang::VarDecl *V, unsigned &N);
+  bool isMemory(const clang::Expr *E);
+  const clang::VarDecl *varOf(const clang::Expr *E);
+  void access(const clang::Expr *E, bool Read, bool Write);
+  std::optional<VarSide> loopVarIn(const clang::Expr *E, clang::QualType T);
+  std::optional<VarSide> asLoopVarSide(const clang::Expr *Side);
+  void guardsOf(const clang::Expr *Cond, bool Holds,
+                std::vector<DescGuard> &Out);
+  void comparisonGuard(const clang::BinaryOperator *BO, bool Holds,
+                       std::vector<DescGuard> &Out);
+  static bool hasJumpTargets(const clang::Stmt *S);
+  void visitGuarded(const clang::Stmt *S, const clang::Expr *Cond, bool Holds,
+                    bool Read, bool Write);
+  bool isPureFunction(const clang::FunctionDecl *FD, unsigned Depth);
+  void visitCall(const clang::CallExpr &C);
+  void visit(const clang::Stmt *S, bool Read, bool Write);
+  bool visitExpression(const clang::Expr *E, bool Read, bool Write);
+  bool visitConstruct(const clang::Stmt *S);
+  bool visitOperator(const clang::Stmt *S, bool Read, bool Write);
+  void visitVariable(const clang::DeclRefExpr *DRE, bool Write);
+  void visitAddressOnly(const clang::Expr *E);
+};
+
+} // namespace hetero
+
+#endif // HETERO_ANALYSIS_KERNELANALYSIS_H

@@ -1,0 +1,60 @@
+//===- CompilerAbi.h - What the compiler leaves in the images ---*- C++ -*-===//
+//
+// The contract between the compiler side (clang-patches/analysis, which
+// writes these into the device images) and the runtime (plugin/, which
+// finds them there). Both include this header; nothing here may change
+// without both sides changing together.
+//
+// For an offloaded kernel K (clang names it
+// __omp_offloading_<device id>_<file id>_<parent>_l<line>):
+//
+//   K_hetero_window  a LoopWindow, in every device image (NVPTX: global
+//                    memory) of a kernel the pass could window; absent
+//                    otherwise. All zero (inactive) as compiled, so the
+//                    binary runs unchanged under the stock plugins.
+//   K_hetero_desc    the kernel's descriptor (KernelDescriptor.h), a
+//                    NUL-terminated string, in the x86_64 image only.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_COMPILERABI_H
+#define HETERO_COMPILERABI_H
+
+#include <cstdint>
+#include <string>
+
+namespace hetero::abi {
+
+/// The descriptor's first line is "hetero-kernel <DescriptorVersion>".
+constexpr unsigned DescriptorVersion = 1;
+
+/// When Active is non-zero, the kernel runs only the iterations [Lo, Hi) of
+/// its normalized iteration space.
+struct LoopWindow {
+  int64_t Lo = 0;
+  int64_t Hi = 0;
+  int64_t Active = 0;
+};
+static_assert(sizeof(LoopWindow) == 3 * sizeof(int64_t),
+              "the pass emits the window as [3 x i64]");
+
+/// Field positions of LoopWindow, as the pass addresses them.
+enum LoopWindowField : unsigned {
+  WindowLo = 0,
+  WindowHi = 1,
+  WindowActive = 2
+};
+constexpr unsigned WindowFields = 3;
+
+constexpr const char *WindowSuffix = "_hetero_window";
+constexpr const char *DescriptorSuffix = "_hetero_desc";
+
+inline std::string windowSymbol(const std::string &Kernel) {
+  return Kernel + WindowSuffix;
+}
+inline std::string descriptorSymbol(const std::string &Kernel) {
+  return Kernel + DescriptorSuffix;
+}
+
+} // namespace hetero::abi
+
+#endif // HETERO_COMPILERABI_H

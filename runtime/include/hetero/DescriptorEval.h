@@ -1,0 +1,48 @@
+//===- DescriptorEval.h - A descriptor's values for one launch --*- C++ -*-===//
+//
+// The descriptor's expressions evaluated with a launch's arguments (and the
+// memory they point to): the collapsed nest's trip counts, and any
+// expression at a point of the iteration space. Evaluation is interval
+// arithmetic over int64, every operation overflow-checked (grammar and
+// value rules: KernelDescriptor.h); WindowSections.h uses the same
+// evaluator over whole windows.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_DESCRIPTOREVAL_H
+#define HETERO_DESCRIPTOREVAL_H
+
+#include "hetero/KernelDescriptor.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace hetero {
+
+/// What evaluation needs from the launch.
+struct DescEnv {
+  /// Raw 64-bit argument slots.
+  std::vector<uint64_t> Args;
+  /// Reads Bytes bytes at Addr into Dst for (load ...); false (or no
+  /// callback) is an evaluation error.
+  std::function<bool(uint64_t Addr, void *Dst, unsigned Bytes)> Load;
+};
+
+/// Trip count of every collapsed level, outermost first. False, with Err,
+/// when not computable (overflow, a zero step, a step against the condition,
+/// a product of the counts above 2^64 - 1).
+bool tripCounts(const KernelDescriptor &D, const DescEnv &E,
+                std::vector<uint64_t> &N, std::string &Err);
+
+/// Evaluates expression Id at one point: Counters[l] is (c l), Vars[i] is
+/// (v i). False, with Err, on overflow, division by zero, a failed load, or
+/// a loop variable missing from the vectors.
+bool evaluateExpr(const KernelDescriptor &D, ExprId Id, const DescEnv &E,
+                  const std::vector<int64_t> &Counters,
+                  const std::vector<int64_t> &Vars, int64_t &Out,
+                  std::string &Err);
+
+} // namespace hetero
+
+#endif // HETERO_DESCRIPTOREVAL_H

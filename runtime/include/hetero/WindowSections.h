@@ -1,0 +1,58 @@
+//===- WindowSections.h - What a window of iterations touches ---*- C++ -*-===//
+//
+// A split launch gives each chunk a window [Lo, Hi) of the normalized
+// iteration space. Here a window is cut into boxes (a range per collapsed
+// level), each access of the descriptor is evaluated over every box with
+// interval arithmetic (inner loop variables from their ranges, narrowed by
+// the access's guards), and the byte ranges are merged through RangeSet.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_WINDOWSECTIONS_H
+#define HETERO_WINDOWSECTIONS_H
+
+#include "hetero/DescriptorEval.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hetero {
+
+/// What one descriptor access touches in one window.
+struct WindowSection {
+  AccessKind Kind = AccessKind::Read;
+  /// The evaluated base pointer (Read, Write, ReadAll: names the buffer);
+  /// 0 for ReadAny.
+  uint64_t Base = 0;
+  /// Absolute byte ranges [Lo, Hi), sorted, disjoint and not adjacent; empty
+  /// for ReadAll and ReadAny, and for an access that no iteration of the
+  /// window reaches (it is under an inner loop that runs zero times).
+  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+};
+
+/// The sections the iterations t in [Lo, Hi) of the normalized space touch
+/// (N: tripCounts; Lo < Hi <= the product of N), one per access line of the
+/// descriptor, in the order of accesses(). A sound over-approximation: every
+/// byte any iteration of the window may touch is inside. A read whose offset
+/// cannot be bounded (overflow, a division by an interval holding 0, a value
+/// outside the range the descriptor can represent) becomes ReadAll. False,
+/// with Err, when not computable otherwise (a base that depends on the loop
+/// variables, a write without bounds, a failed load); Out is then
+/// unspecified.
+bool windowSections(const KernelDescriptor &D, const DescEnv &E,
+                    const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
+                    std::vector<WindowSection> &Out, std::string &Err);
+
+/// A box of the collapsed nest: per level, k_l in [first, last] (inclusive).
+using WindowBox = std::vector<std::pair<uint64_t, uint64_t>>;
+
+/// Cuts the window [Lo, Hi) of the mixed-radix space N (row-major) into at
+/// most 2 * N.size() - 1 boxes whose iterations are exactly the window's.
+/// Requires Lo < Hi <= the product of N.
+void windowBoxes(const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
+                 std::vector<WindowBox> &Out);
+
+} // namespace hetero
+
+#endif // HETERO_WINDOWSECTIONS_H

@@ -1,0 +1,251 @@
+//===- WindowSections.cpp - What a window of iterations touches -----------===//
+#include "hetero/WindowSections.h"
+
+#include "DescriptorEvaluator.h"
+#include "hetero/RangeSet.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace hetero {
+
+using namespace detail;
+
+namespace {
+
+/// Narrows the intervals of the loop variables in C and V to where every
+/// guard holds; false when nowhere (the access is not reached). A bound that
+/// cannot be evaluated narrows nothing, which is sound.
+bool applyGuards(const KernelDescriptor &D, Evaluator &Ev,
+                 const std::vector<DescGuard> &Guards, std::vector<Interval> &C,
+                 std::vector<Interval> &V, std::string &Err) {
+  for (const DescGuard &G : Guards) {
+    const DescExpr &X = D.expr(G.Var);
+    std::vector<Interval> &Set = X.Kind == ExprKind::Counter ? C : V;
+    if (X.Index >= Set.size())
+      continue;
+    Interval B;
+    if (!Ev.eval(G.Bound, B)) {
+      Err.clear();
+      continue;
+    }
+    Interval &I = Set[X.Index];
+    int64_t T;
+    switch (G.Cmp) {
+    case GuardCmp::LT:
+      if (!__builtin_sub_overflow(B.Hi, int64_t(1), &T))
+        I.Hi = std::min(I.Hi, T);
+      break;
+    case GuardCmp::LE:
+      I.Hi = std::min(I.Hi, B.Hi);
+      break;
+    case GuardCmp::GT:
+      if (!__builtin_add_overflow(B.Lo, int64_t(1), &T))
+        I.Lo = std::max(I.Lo, T);
+      break;
+    case GuardCmp::GE:
+      I.Lo = std::max(I.Lo, B.Lo);
+      break;
+    case GuardCmp::EQ:
+      I.Lo = std::max(I.Lo, B.Lo);
+      I.Hi = std::min(I.Hi, B.Hi);
+      break;
+    case GuardCmp::NE:
+      // Only a single excluded value at an end of the interval narrows it.
+      if (B.isPoint() && I.Lo == B.Lo && I.Lo < I.Hi)
+        ++I.Lo;
+      else if (B.isPoint() && I.Hi == B.Lo && I.Lo < I.Hi)
+        --I.Hi;
+      else if (B.isPoint() && I.isPoint() && I.Lo == B.Lo)
+        return false;
+      break;
+    }
+    if (I.Lo > I.Hi)
+      return false;
+  }
+  return true;
+}
+
+/// Whether expression Id uses a variable marked in Empty.
+bool usesEmpty(const KernelDescriptor &D, ExprId Id,
+               const std::vector<char> &Empty) {
+  const DescExpr &E = D.expr(Id);
+  if (E.Kind == ExprKind::Var)
+    return E.Index < Empty.size() && Empty[E.Index];
+  for (ExprId Op : E.Ops)
+    if (Op != NoExpr && usesEmpty(D, Op, Empty))
+      return true;
+  return false;
+}
+
+void boxesFrom(const std::vector<uint64_t> &N,
+               const std::vector<uint64_t> &Stride, size_t L, uint64_t Lo,
+               uint64_t Hi, WindowBox &Prefix, std::vector<WindowBox> &Out) {
+  if (L + 1 == N.size()) {
+    Prefix[L] = {Lo, Hi - 1};
+    Out.push_back(Prefix);
+    return;
+  }
+  uint64_t R = Stride[L];
+  uint64_t A = Lo / R, RA = Lo % R, B = (Hi - 1) / R, RB = (Hi - 1) % R;
+  if (A == B) {
+    Prefix[L] = {A, A};
+    boxesFrom(N, Stride, L + 1, RA, RB + 1, Prefix, Out);
+    return;
+  }
+  uint64_t First = A, Last = B;
+  if (RA != 0) { // partial head row
+    Prefix[L] = {A, A};
+    boxesFrom(N, Stride, L + 1, RA, R, Prefix, Out);
+    First = A + 1;
+  }
+  bool Tail = RB != R - 1;
+  if (Tail)
+    Last = B - 1;
+  if (First <= Last) { // whole rows
+    WindowBox Box = Prefix;
+    Box[L] = {First, Last};
+    for (size_t I = L + 1; I < N.size(); ++I)
+      Box[I] = {0, N[I] - 1};
+    Out.push_back(std::move(Box));
+  }
+  if (Tail) { // partial tail row
+    Prefix[L] = {B, B};
+    boxesFrom(N, Stride, L + 1, 0, RB + 1, Prefix, Out);
+  }
+}
+
+} // namespace
+
+void windowBoxes(const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
+                 std::vector<WindowBox> &Out) {
+  Out.clear();
+  uint64_t Total;
+  if (N.empty() || !product(N, 0, Total) || Lo >= Hi || Hi > Total)
+    return;
+  std::vector<uint64_t> Stride(N.size());
+  for (size_t L = 0; L < N.size(); ++L)
+    product(N, L + 1, Stride[L]);
+  WindowBox Prefix(N.size());
+  boxesFrom(N, Stride, 0, Lo, Hi, Prefix, Out);
+}
+
+bool windowSections(const KernelDescriptor &D, const DescEnv &E,
+                    const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
+                    std::vector<WindowSection> &Out, std::string &Err) {
+  Out.clear();
+  Err.clear();
+  auto Fail = [&](std::string Msg) {
+    Err = std::move(Msg);
+    return false;
+  };
+  unsigned Depth = D.depth();
+  uint64_t Total;
+  if (Depth == 0 || N.size() != Depth)
+    return Fail("trip counts do not match the nest");
+  if (!product(N, 0, Total) || Lo >= Hi || Hi > Total)
+    return Fail("bad window [" + std::to_string(Lo) + ", " +
+                std::to_string(Hi) + ")");
+
+  std::vector<int64_t> Init(Depth), Step(Depth);
+  for (unsigned L = 0; L < Depth; ++L) {
+    int64_t Bound;
+    if (!loopHeader(D, E, L, Init[L], Bound, Step[L], Err))
+      return false;
+  }
+
+  // Bases: single values.
+  const std::vector<DescAccess> &Accesses = D.accesses();
+  Out.resize(Accesses.size());
+  for (size_t I = 0; I < Accesses.size(); ++I) {
+    const DescAccess &A = Accesses[I];
+    Out[I].Kind = A.Kind;
+    if (A.Kind == AccessKind::ReadAny)
+      continue;
+    Evaluator Ev(D, E, Err);
+    int64_t Base;
+    if (!Ev.evalPoint(A.Base, Base))
+      return Fail("base of access " + std::to_string(I) + ": " + Err);
+    std::memcpy(&Out[I].Base, &Base, sizeof(Base));
+  }
+
+  std::vector<WindowBox> Boxes;
+  windowBoxes(N, Lo, Hi, Boxes);
+  std::vector<Interval> C(Depth), V(D.vars().size());
+  std::vector<char> Empty(V.size());
+  Evaluator Ev(D, E, Err);
+  Ev.Counters = &C;
+  Ev.Vars = &V;
+  for (const WindowBox &Box : Boxes) {
+    for (unsigned L = 0; L < Depth; ++L) {
+      int64_t X, Y;
+      if (__builtin_mul_overflow(Step[L], Box[L].first, &X) ||
+          __builtin_add_overflow(Init[L], X, &X) ||
+          __builtin_mul_overflow(Step[L], Box[L].second, &Y) ||
+          __builtin_add_overflow(Init[L], Y, &Y))
+        return Fail("overflow in the counter of loop " + std::to_string(L));
+      C[L] = {std::min(X, Y), std::max(X, Y)};
+    }
+    // Inner variables in order of id; one whose loop runs zero times at
+    // every point of the box is empty, and so is every loop nested in it.
+    for (size_t I = 0; I < V.size(); ++I) {
+      const DescVar &DV = D.vars()[I];
+      Empty[I] = usesEmpty(D, DV.Lo, Empty) || usesEmpty(D, DV.Hi, Empty);
+      if (Empty[I])
+        continue;
+      Interval L, H;
+      if (!Ev.eval(DV.Lo, L) || !Ev.eval(DV.Hi, H))
+        return Fail("bounds of variable " + std::to_string(I) + ": " + Err);
+      V[I] = {L.Lo, H.Hi};
+      Empty[I] = L.Lo > H.Hi;
+    }
+    for (size_t I = 0; I < Accesses.size(); ++I) {
+      const DescAccess &A = Accesses[I];
+      if (Out[I].Kind != AccessKind::Read && Out[I].Kind != AccessKind::Write)
+        continue;
+      if (usesEmpty(D, A.Offset, Empty))
+        continue; // not reached in this box
+      bool Ok = true;
+      Interval Off;
+      if (A.Guards.empty()) {
+        Ok = Ev.eval(A.Offset, Off);
+      } else {
+        std::vector<Interval> GC = C, GV = V;
+        if (!applyGuards(D, Ev, A.Guards, GC, GV, Err))
+          continue; // no iteration of the box takes this branch
+        Evaluator GEv(D, E, Err);
+        GEv.Counters = &GC;
+        GEv.Vars = &GV;
+        Ok = GEv.eval(A.Offset, Off);
+      }
+      if (!Ok) {
+        if (A.Kind == AccessKind::Write)
+          return Fail("offset of access " + std::to_string(I) + ": " + Err);
+        // A read without computable bounds may read anything in its buffer.
+        Out[I].Kind = AccessKind::ReadAll;
+        Out[I].Ranges.clear();
+        Err.clear();
+        continue;
+      }
+      uint64_t RLo, RHi;
+      if (__builtin_add_overflow(Out[I].Base, Off.Lo, &RLo) ||
+          __builtin_add_overflow(Out[I].Base, Off.Hi, &RHi) ||
+          __builtin_add_overflow(RHi, A.Size, &RHi))
+        return Fail("access " + std::to_string(I) +
+                    " outside the address space");
+      Out[I].Ranges.push_back({RLo, RHi});
+    }
+  }
+
+  for (WindowSection &S : Out) {
+    RangeSet Merged;
+    for (const auto &[RLo, RHi] : S.Ranges)
+      Merged.insert(RLo, RHi);
+    S.Ranges.clear();
+    for (const Range &R : Merged.ranges())
+      S.Ranges.push_back({R.Lo, R.Hi});
+  }
+  return true;
+}
+
+} // namespace hetero
