@@ -32,6 +32,8 @@ struct ImageGroup {
   // globals), loaded on host back-end device 1 + index.
   std::vector<__tgt_device_binary> SimBinaries;
   std::vector<bool> SimLoaded;
+  // Its `declare target indirect` functions are known to the engine.
+  bool IndirectLoaded = false;
 };
 
 enum class ImageKind { None, Host, Cuda };

@@ -51,19 +51,19 @@ std::vector<ChunkSpec> splitIterations(uint64_t Total,
 
 namespace {
 
-BufferAccess &accessFor(ChunkSections &C, Buffer *B) {
+BufferAccess &accessFor(ChunkSections &C, const BufferInfo &B) {
   for (BufferAccess &A : C.Buffers)
-    if (A.B == B)
+    if (A.B.Id == B.Id)
       return A;
   C.Buffers.push_back({B, {}, {}});
   return C.Buffers.back();
 }
 
 /// "[lo, hi) of a <size>-byte buffer", offsets relative to the buffer.
-std::string sectionText(uint64_t Lo, uint64_t Hi, const Buffer &B) {
+std::string sectionText(uint64_t Lo, uint64_t Hi, const BufferInfo &B) {
   auto Rel = [&](uint64_t A) {
-    return A >= B.Base ? std::to_string(A - B.Base)
-                       : "-" + std::to_string(B.Base - A);
+    return A >= B.base() ? std::to_string(A - B.base())
+                         : "-" + std::to_string(B.base() - A);
   };
   return "[" + Rel(Lo) + ", " + Rel(Hi) + ") of a " + std::to_string(B.Size) +
          "-byte buffer";
@@ -77,7 +77,7 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
                      const std::vector<ChunkSpec> &Chunks,
                      std::vector<ChunkSections> &Out, std::string &Reason) {
   Out.assign(Chunks.size(), {});
-  std::map<Buffer *, RangeSet> Written; // by earlier chunks
+  std::map<BufferId, RangeSet> Written; // by earlier chunks
   for (size_t I = 0; I < Chunks.size(); ++I) {
     std::vector<WindowSection> Sections;
     std::string Err;
@@ -94,7 +94,7 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
         continue;
       }
       const DescExpr &BaseExpr = D.expr(D.accesses()[Acc].Base);
-      Buffer *B =
+      std::optional<BufferInfo> B =
           BaseExpr.Kind == ExprKind::Arg && BaseExpr.Index < ArgBegins.size()
               ? Layer.find(ArgBegins[BaseExpr.Index])
               : Layer.findForPointer(S.Base);
@@ -107,7 +107,7 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
         C.ReadAny = true; // not a buffer we know: read everything
         continue;
       }
-      BufferAccess &A = accessFor(C, B);
+      BufferAccess &A = accessFor(C, *B);
       if (S.Kind == AccessKind::ReadAll) {
         A.Read.insert(0, B->Size);
         continue;
@@ -116,17 +116,17 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
         // A section is a sound over-approximation of what the iterations
         // touch; one that leaves its buffer means the analysis or the
         // program is wrong about it, and the unsplit kernel is the safe run.
-        if (Lo < B->Base || Hi > B->Base + B->Size) {
+        if (Lo < B->base() || Hi > B->base() + B->Size) {
           Reason = std::string(Write ? "write" : "read") + " section " +
                    sectionText(Lo, Hi, *B) + " of access " +
                    std::to_string(Acc) + " leaves its mapped buffer";
           return false;
         }
-        (Write ? A.Write : A.Read).insert(Lo - B->Base, Hi - B->Base);
+        (Write ? A.Write : A.Read).insert(Lo - B->base(), Hi - B->base());
       }
     }
     for (BufferAccess &A : C.Buffers) {
-      RangeSet &Before = Written[A.B];
+      RangeSet &Before = Written[A.B.Id];
       for (const Range &R : A.Write.ranges()) {
         if (!Before.intersect(R.Lo, R.Hi).empty()) {
           Reason = "write sections of different chunks overlap";

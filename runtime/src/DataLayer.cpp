@@ -1,15 +1,29 @@
 //===- DataLayer.cpp - Buffers over several memory nodes ------------------===//
 #include "hetero/DataLayer.h"
 
-#include "hetero/Log.h"
-
 #include <algorithm>
 #include <cstring>
 #include <set>
 
 namespace hetero {
 
-using Lock = std::lock_guard<std::recursive_mutex>;
+struct DataLayer::Buffer {
+  uintptr_t Base = 0; // hetero device address == storage on the host node
+  uint64_t Size = 0;
+  /// Reserved, inaccessible host address space right before Base: a pointer
+  /// in [Base - LeadIn, Base) can only be a base pointer of this buffer.
+  uint64_t LeadIn = 0;
+  bool External = false;
+  bool ReadOnly = false;
+  bool HostResident = false;
+  /// Per node: storage (nullptr until first needed) and valid ranges.
+  std::vector<void *> NodePtr;
+  std::vector<RangeSet> Valid;
+  /// Offset -> hetero address stored there.
+  std::map<uint64_t, uintptr_t> PointerSlots;
+
+  bool containsAddr(uintptr_t P) const { return P >= Base && P <= Base + Size; }
+};
 
 DataLayer::DataLayer() { Nodes.push_back(std::make_unique<HostNodeOps>()); }
 
@@ -31,10 +45,33 @@ NodeId DataLayer::addNode(std::unique_ptr<NodeOps> Ops) {
   return static_cast<NodeId>(Nodes.size() - 1);
 }
 
+int DataLayer::numNodes() const {
+  Lock L(Mutex);
+  return static_cast<int>(Nodes.size());
+}
+
+std::string DataLayer::nodeName(NodeId N) const {
+  Lock L(Mutex);
+  return N >= 0 && size_t(N) < Nodes.size() ? Nodes[N]->name() : "?";
+}
+
 void DataLayer::growNodeVectors(Buffer &B) {
   B.NodePtr.resize(Nodes.size(), nullptr);
   B.Valid.resize(Nodes.size());
 }
+
+BufferInfo DataLayer::infoOf(const Buffer &B) {
+  BufferInfo I;
+  I.Id = B.Base;
+  I.Size = B.Size;
+  I.External = B.External;
+  I.ReadOnly = B.ReadOnly;
+  I.HostResident = B.HostResident;
+  return I;
+}
+
+//===--- Buffers
+//-------------------------------------------------------------===//
 
 void *DataLayer::allocate(uint64_t Size) {
   Lock L(Mutex);
@@ -56,11 +93,12 @@ void *DataLayer::allocate(uint64_t Size) {
   return P;
 }
 
-bool DataLayer::release(void *Ptr) {
+Status DataLayer::release(void *Ptr) {
   Lock L(Mutex);
   auto It = Buffers.find(reinterpret_cast<uintptr_t>(Ptr));
   if (It == Buffers.end() || It->second->External)
-    return false;
+    return Status::error(StatusCode::NotMapped,
+                         "no hetero buffer starts at the address freed");
   Buffer &B = *It->second;
   for (size_t N = 1; N < B.NodePtr.size(); ++N)
     if (B.NodePtr[N])
@@ -73,11 +111,11 @@ bool DataLayer::release(void *Ptr) {
     for (const auto &[Off, Value] : X->PointerSlots)
       if (X.get() != &B && Value >= From && Value <= To &&
           X->Valid[HostNode].contains(Off, Off + sizeof(void *)))
-        for (NodeId N = 1; N < numNodes(); ++N)
+        for (size_t N = 1; N < Nodes.size(); ++N)
           X->Valid[N].erase(Off, Off + sizeof(void *));
   Nodes[HostNode]->release(Ptr);
   Buffers.erase(It);
-  return true;
+  return Status();
 }
 
 void DataLayer::registerExternal(void *Base, uint64_t Size, bool ReadOnly) {
@@ -107,9 +145,22 @@ void DataLayer::setExternalNodeStorage(void *Base, NodeId N, void *NodePtr) {
   B.Valid[N].insert(0, B.Size);
 }
 
-Buffer *DataLayer::findForPointer(uintptr_t P) {
+void DataLayer::setHostResident(void *Ptr) {
   Lock L(Mutex);
-  if (Buffer *B = find(P))
+  if (Buffer *B = lookup(reinterpret_cast<uintptr_t>(Ptr)))
+    B->HostResident = true;
+}
+
+DataLayer::Buffer *DataLayer::lookup(uintptr_t P) const {
+  auto It = Buffers.upper_bound(P);
+  if (It == Buffers.begin())
+    return nullptr;
+  --It;
+  return It->second->containsAddr(P) ? It->second.get() : nullptr;
+}
+
+DataLayer::Buffer *DataLayer::lookupForPointer(uintptr_t P) const {
+  if (Buffer *B = lookup(P))
     return B;
   auto It = Buffers.upper_bound(P);
   if (It != Buffers.end() && P >= It->first - It->second->LeadIn)
@@ -117,13 +168,23 @@ Buffer *DataLayer::findForPointer(uintptr_t P) {
   return nullptr;
 }
 
-Buffer *DataLayer::find(uintptr_t P) {
+DataLayer::Buffer *DataLayer::byId(BufferId Id) const {
+  auto It = Buffers.find(Id);
+  return It == Buffers.end() ? nullptr : It->second.get();
+}
+
+std::optional<BufferInfo> DataLayer::find(uintptr_t P) const {
   Lock L(Mutex);
-  auto It = Buffers.upper_bound(P);
-  if (It == Buffers.begin())
-    return nullptr;
-  --It;
-  return It->second->containsAddr(P) ? It->second.get() : nullptr;
+  if (Buffer *B = lookup(P))
+    return infoOf(*B);
+  return std::nullopt;
+}
+
+std::optional<BufferInfo> DataLayer::findForPointer(uintptr_t P) const {
+  Lock L(Mutex);
+  if (Buffer *B = lookupForPointer(P))
+    return infoOf(*B);
+  return std::nullopt;
 }
 
 void DataLayer::forgetSlots(Buffer &B, uint64_t Lo, uint64_t Hi) {
@@ -137,124 +198,155 @@ void DataLayer::forgetSlots(Buffer &B, uint64_t Lo, uint64_t Hi) {
   }
 }
 
-Buffer *DataLayer::findRange(const void *Ptr, uint64_t Size, const char *What,
-                             uint64_t &Offset) {
+Status DataLayer::findRange(const void *Ptr, uint64_t Size, const char *What,
+                            Buffer *&B, uint64_t &Offset) const {
   uintptr_t P = reinterpret_cast<uintptr_t>(Ptr);
-  Buffer *B = find(P);
-  if (!B || P + Size > B->Base + B->Size) {
-    error("%s of %llu bytes at %p outside any hetero buffer", What,
-          (unsigned long long)Size, Ptr);
-    return nullptr;
-  }
+  B = lookup(P);
+  if (!B || P + Size > B->Base + B->Size)
+    return Status::error(StatusCode::NotMapped,
+                         std::string(What) + " of " + std::to_string(Size) +
+                             " bytes outside every hetero buffer");
   Offset = P - B->Base;
-  return B;
+  return Status();
 }
 
-bool DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
+//===--- The host's view: data_submit, data_retrieve, data_exchange
+//--------===//
+
+Status DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
   Lock L(Mutex);
+  Buffer *B;
   uint64_t Off;
-  Buffer *B = findRange(TgtPtr, Size, "write", Off);
-  if (!B)
-    return false;
-  if (B->ReadOnly) {
-    error("write of %llu bytes to a const global of the device image",
-          (unsigned long long)Size);
-    return false;
-  }
+  if (Status S = findRange(TgtPtr, Size, "write", B, Off); !S)
+    return S;
+  if (B->ReadOnly)
+    return Status::error(StatusCode::ReadOnly,
+                         "write of " + std::to_string(Size) +
+                             " bytes to a const global of the device image");
   std::memcpy(TgtPtr, Src, Size);
   forgetSlots(*B, Off, Off + Size);
   // A pointer-sized write of a hetero address is a pointer attachment.
   if (Size == sizeof(void *)) {
     uintptr_t Value;
     std::memcpy(&Value, Src, sizeof(Value));
-    if (Value && findForPointer(Value))
+    if (Value && lookupForPointer(Value))
       B->PointerSlots[Off] = Value;
   }
-  markWritten(HostNode, *B, Off, Off + Size);
-  return true;
+  markWrittenLocked(HostNode, *B, Off, Off + Size);
+  return Status();
 }
 
-bool DataLayer::read(void *Dst, const void *TgtPtr, uint64_t Size) {
+Status DataLayer::read(void *Dst, const void *TgtPtr, uint64_t Size) {
   Lock L(Mutex);
+  Buffer *B;
   uint64_t Off;
-  Buffer *B = findRange(TgtPtr, Size, "read", Off);
-  if (!B)
-    return false;
-  if (!makeValid(HostNode, *B, Off, Off + Size))
-    return false;
+  if (Status S = findRange(TgtPtr, Size, "read", B, Off); !S)
+    return S;
+  if (Status S = makeValidLocked(HostNode, *B, Off, Off + Size); !S)
+    return S;
   std::memcpy(Dst, TgtPtr, Size);
-  return true;
+  return Status();
 }
 
-bool DataLayer::copy(void *DstPtr, const void *SrcPtr, uint64_t Size) {
+Status DataLayer::copy(void *DstPtr, const void *SrcPtr, uint64_t Size) {
   Lock L(Mutex);
-  uintptr_t S = reinterpret_cast<uintptr_t>(SrcPtr);
-  uintptr_t D = reinterpret_cast<uintptr_t>(DstPtr);
-  Buffer *SB = find(S), *DB = find(D);
-  if (!SB || !DB || S + Size > SB->Base + SB->Size ||
-      D + Size > DB->Base + DB->Size) {
-    error("device-to-device copy of %llu bytes outside hetero buffers",
-          (unsigned long long)Size);
-    return false;
-  }
-  if (DB->ReadOnly) {
-    error("copy of %llu bytes to a const global of the device image",
-          (unsigned long long)Size);
-    return false;
-  }
-  if (!makeValid(HostNode, *SB, S - SB->Base, S - SB->Base + Size))
-    return false;
+  Buffer *SB, *DB;
+  uint64_t SOff, DOff;
+  if (Status S = findRange(SrcPtr, Size, "device-to-device copy", SB, SOff); !S)
+    return S;
+  if (Status S = findRange(DstPtr, Size, "device-to-device copy", DB, DOff); !S)
+    return S;
+  if (DB->ReadOnly)
+    return Status::error(StatusCode::ReadOnly,
+                         "copy of " + std::to_string(Size) +
+                             " bytes to a const global of the device image");
+  if (Status S = makeValidLocked(HostNode, *SB, SOff, SOff + Size); !S)
+    return S;
   std::memmove(DstPtr, SrcPtr, Size);
-  uint64_t Off = D - DB->Base;
-  forgetSlots(*DB, Off, Off + Size);
-  markWritten(HostNode, *DB, Off, Off + Size);
-  return true;
+  forgetSlots(*DB, DOff, DOff + Size);
+  markWrittenLocked(HostNode, *DB, DOff, DOff + Size);
+  return Status();
 }
 
-bool DataLayer::ensureStorage(NodeId N, Buffer &B) {
+//===--- Nodes
+//---------------------------------------------------------------===//
+
+Status DataLayer::ensureStorage(NodeId N, Buffer &B) {
   if (B.NodePtr[N])
-    return true;
+    return Status();
   void *P = Nodes[N]->allocate(B.Size ? B.Size : 1);
-  if (!P) {
-    error("out of memory on %s: cannot allocate %llu bytes",
-          Nodes[N]->name().c_str(), (unsigned long long)B.Size);
-    return false;
-  }
+  if (!P)
+    return Status::error(StatusCode::NoRoom,
+                         Nodes[N]->name() + " cannot hold " +
+                             std::to_string(B.Size) + " more bytes");
   B.NodePtr[N] = P;
-  return true;
+  return Status();
 }
 
-uintptr_t DataLayer::translate(NodeId N, uintptr_t P, bool &Ok) {
-  Lock L(Mutex);
-  Ok = true;
+Status DataLayer::translateLocked(NodeId N, uintptr_t P, uintptr_t &Out) {
+  Out = P;
   if (N == HostNode || !P)
-    return P;
-  Buffer *B = findForPointer(P);
+    return Status();
+  Buffer *B = lookupForPointer(P);
   if (!B)
-    return P;
-  if (!ensureStorage(N, *B)) {
-    Ok = false;
-    return 0;
-  }
-  return reinterpret_cast<uintptr_t>(B->NodePtr[N]) + (P - B->Base);
+    return Status();
+  if (Status S = ensureStorage(N, *B); !S)
+    return S;
+  Out = reinterpret_cast<uintptr_t>(B->NodePtr[N]) + (P - B->Base);
+  return Status();
 }
 
-bool DataLayer::fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo, uint64_t Hi) {
+Status DataLayer::translate(NodeId N, uintptr_t P, uintptr_t &Out) {
+  Lock L(Mutex);
+  return translateLocked(N, P, Out);
+}
+
+Status DataLayer::fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo,
+                                  uint64_t Hi) {
   auto It = B.PointerSlots.lower_bound(Lo);
   for (; It != B.PointerSlots.end() && It->first + sizeof(void *) <= Hi; ++It) {
-    bool Ok;
-    uintptr_t Value = translate(N, It->second, Ok);
-    if (!Ok)
-      return false;
+    uintptr_t Value;
+    if (Status S = translateLocked(N, It->second, Value); !S)
+      return S;
     char *Slot = static_cast<char *>(B.NodePtr[N]) + It->first;
     if (!Nodes[N]->storePointer(Slot, reinterpret_cast<void *>(Value)))
-      return false;
+      return Status::error(StatusCode::CopyFailed,
+                           "a pointer could not be written to " +
+                               Nodes[N]->name());
   }
-  return true;
+  return Status();
 }
 
-bool DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
-                          uint64_t Hi) {
+Status DataLayer::notePointerValue(Buffer &B, NodeId Src) {
+  uintptr_t V;
+  if (Src == HostNode)
+    std::memcpy(&V, B.NodePtr[HostNode], sizeof(V));
+  else if (!Nodes[Src]->copyToHost(&V, B.NodePtr[Src], sizeof(V)))
+    return Status::error(StatusCode::CopyFailed,
+                         "a pointer could not be read from " +
+                             Nodes[Src]->name());
+  uintptr_t Hetero = 0;
+  if (Src == HostNode) {
+    if (V && lookupForPointer(V))
+      Hetero = V;
+  } else {
+    for (auto &[Base, X] : Buffers) {
+      auto At = reinterpret_cast<uintptr_t>(X->NodePtr[Src]);
+      if (At && V >= At && V <= At + X->Size) {
+        Hetero = X->Base + (V - At);
+        break;
+      }
+    }
+  }
+  if (Hetero)
+    B.PointerSlots[0] = Hetero;
+  else
+    B.PointerSlots.erase(0);
+  return Status();
+}
+
+Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
+                            uint64_t Hi) {
   uint64_t Len = Hi - Lo;
   char *SrcP = static_cast<char *>(B.NodePtr[Src]) + Lo;
   char *DstP = static_cast<char *>(B.NodePtr[Dst]) + Lo;
@@ -270,68 +362,41 @@ bool DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
     Stats.BytesD2D += Len;
   } else {
     // No direct path: stage through the host copy, which becomes valid too.
-    Ok = copyRange(B, Src, HostNode, Lo, Hi);
-    if (Ok) {
-      B.Valid[HostNode].insert(Lo, Hi);
-      Ok = copyRange(B, HostNode, Dst, Lo, Hi);
-    }
-    return Ok;
+    if (Status S = copyRange(B, Src, HostNode, Lo, Hi); !S)
+      return S;
+    B.Valid[HostNode].insert(Lo, Hi);
+    return copyRange(B, HostNode, Dst, Lo, Hi);
   }
-  if (!Ok) {
-    error("copy of %llu bytes from %s to %s failed", (unsigned long long)Len,
-          Nodes[Src]->name().c_str(), Nodes[Dst]->name().c_str());
-    return false;
-  }
-  if (B.Size == sizeof(void *) && Lo == 0 && Hi == B.Size &&
-      !notePointerValue(B, Src))
-    return false;
+  if (!Ok)
+    return Status::error(StatusCode::CopyFailed,
+                         "a copy of " + std::to_string(Len) + " bytes from " +
+                             Nodes[Src]->name() + " to " + Nodes[Dst]->name() +
+                             " failed");
+  if (B.Size == sizeof(void *) && Lo == 0 && Hi == B.Size)
+    if (Status S = notePointerValue(B, Src); !S)
+      return S;
   return fixPointerSlots(B, Dst, Lo, Hi);
 }
 
-bool DataLayer::notePointerValue(Buffer &B, NodeId Src) {
-  uintptr_t V;
-  if (Src == HostNode)
-    std::memcpy(&V, B.NodePtr[HostNode], sizeof(V));
-  else if (!Nodes[Src]->copyToHost(&V, B.NodePtr[Src], sizeof(V)))
-    return false;
-  uintptr_t Hetero = 0;
-  if (Src == HostNode) {
-    if (V && findForPointer(V))
-      Hetero = V;
-  } else {
-    for (auto &[Base, X] : Buffers) {
-      auto At = reinterpret_cast<uintptr_t>(X->NodePtr[Src]);
-      if (At && V >= At && V <= At + X->Size) {
-        Hetero = X->Base + (V - At);
-        break;
-      }
-    }
-  }
-  if (Hetero)
-    B.PointerSlots[0] = Hetero;
-  else
-    B.PointerSlots.erase(0);
-  return true;
-}
-
-bool DataLayer::makeValid(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
-  Lock L(Mutex);
+Status DataLayer::makeValidLocked(NodeId N, Buffer &B, uint64_t Lo,
+                                  uint64_t Hi) {
   Hi = std::min(Hi, B.Size);
   if (B.Valid[N].contains(Lo, Hi))
-    return true;
-  if (!ensureStorage(N, B))
-    return false;
+    return Status();
+  if (Status S = ensureStorage(N, B); !S)
+    return S;
   std::vector<Range> Missing = B.Valid[N].missing(Lo, Hi);
   // Sources in order of preference: nodes of the destination's kind (peer
   // copies between GPUs), then the host, then the rest (staged).
   std::vector<NodeId> Order;
   NodeKind DstKind = Nodes[N]->kind();
-  for (NodeId S = 1; S < numNodes(); ++S)
+  NodeId Count = static_cast<NodeId>(Nodes.size());
+  for (NodeId S = 1; S < Count; ++S)
     if (S != N && Nodes[S]->kind() == DstKind)
       Order.push_back(S);
   if (N != HostNode)
     Order.push_back(HostNode);
-  for (NodeId S = 1; S < numNodes(); ++S)
+  for (NodeId S = 1; S < Count; ++S)
     if (S != N && Nodes[S]->kind() != DstKind)
       Order.push_back(S);
   for (NodeId S : Order) {
@@ -341,8 +406,8 @@ bool DataLayer::makeValid(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
       for (const Range &Have : B.Valid[S].intersect(M.Lo, M.Hi)) {
         if (Have.Lo > Cursor)
           StillMissing.push_back({Cursor, Have.Lo});
-        if (!copyRange(B, S, N, Have.Lo, Have.Hi))
-          return false;
+        if (Status St = copyRange(B, S, N, Have.Lo, Have.Hi); !St)
+          return St;
         B.Valid[N].insert(Have.Lo, Have.Hi);
         Cursor = Have.Hi;
       }
@@ -356,92 +421,50 @@ bool DataLayer::makeValid(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
   // Bytes valid nowhere were never written: any contents will do, but the
   // pointer slots among them must still be right for this node.
   for (const Range &M : Missing) {
-    if (!fixPointerSlots(B, N, M.Lo, M.Hi))
-      return false;
+    if (Status S = fixPointerSlots(B, N, M.Lo, M.Hi); !S)
+      return S;
     B.Valid[N].insert(M.Lo, M.Hi);
   }
-  return true;
+  return Status();
 }
 
-void DataLayer::markWritten(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
+Status DataLayer::makeValid(NodeId N, BufferId Id, uint64_t Lo, uint64_t Hi) {
   Lock L(Mutex);
+  Buffer *B = byId(Id);
+  if (!B)
+    return Status::error(StatusCode::NotMapped, "a buffer was freed");
+  return makeValidLocked(N, *B, Lo, Hi);
+}
+
+void DataLayer::markWrittenLocked(NodeId N, Buffer &B, uint64_t Lo,
+                                  uint64_t Hi) {
   if (B.ReadOnly)
     return; // valid everywhere, for good
   Hi = std::min(Hi, B.Size);
-  for (NodeId S = 0; S < numNodes(); ++S)
-    if (S != N)
+  for (size_t S = 0; S < Nodes.size(); ++S)
+    if (NodeId(S) != N)
       B.Valid[S].erase(Lo, Hi);
   B.Valid[N].insert(Lo, Hi);
 }
 
-std::vector<Buffer *> DataLayer::closure(const std::vector<uintptr_t> &Roots) {
+void DataLayer::markWritten(NodeId N, BufferId Id, uint64_t Lo, uint64_t Hi) {
   Lock L(Mutex);
-  std::vector<Buffer *> Out;
-  std::set<Buffer *> Seen;
-  for (uintptr_t P : Roots)
-    if (Buffer *B = findForPointer(P); B && Seen.insert(B).second)
-      Out.push_back(B);
-  for (size_t I = 0; I < Out.size(); ++I)
-    for (const auto &[Off, Value] : Out[I]->PointerSlots)
-      if (Buffer *B = findForPointer(Value); B && Seen.insert(B).second)
-        Out.push_back(B);
-  return Out;
+  if (Buffer *B = byId(Id))
+    markWrittenLocked(N, *B, Lo, Hi);
 }
 
-std::vector<Buffer *>
-DataLayer::kernelBuffers(const std::vector<uintptr_t> &Args) {
+RangeSet DataLayer::validOn(NodeId N, BufferId Id) const {
   Lock L(Mutex);
-  std::vector<uintptr_t> Roots = Args;
-  for (auto &[Base, B] : Buffers)
-    if (B->External)
-      Roots.push_back(Base);
-  return closure(Roots);
+  Buffer *B = byId(Id);
+  return B ? B->Valid[N] : RangeSet();
 }
 
-std::vector<Buffer *> DataLayer::externalBuffers() {
-  Lock L(Mutex);
-  std::vector<Buffer *> Out;
-  for (auto &[Base, B] : Buffers)
-    if (B->External)
-      Out.push_back(B.get());
-  return Out;
-}
-
-bool DataLayer::acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
-                             std::vector<Buffer *> &Touched) {
-  Lock L(Mutex);
-  Touched = kernelBuffers(Args);
-  for (Buffer *B : Touched) {
-    if (B->HostResident)
-      markWritten(HostNode, *B, 0, B->Size);
-    if (!makeValid(N, *B, 0, B->Size))
-      return false;
-  }
-  for (uintptr_t &A : Args) {
-    bool Ok;
-    A = translate(N, A, Ok);
-    if (!Ok)
-      return false;
-  }
-  return true;
-}
-
-void DataLayer::releaseWhole(NodeId N, const std::vector<Buffer *> &Touched) {
-  Lock L(Mutex);
-  for (Buffer *B : Touched) {
-    markWritten(N, *B, 0, B->Size);
-    if (B->HostResident)
-      makeValid(HostNode, *B, 0, B->Size);
-  }
-}
-
-RangeSet DataLayer::validOnlyOn(NodeId N, Buffer &B) {
-  Lock L(Mutex);
+RangeSet DataLayer::validOnlyOnLocked(NodeId N, const Buffer &B) const {
   RangeSet Only;
   for (const Range &R : B.Valid[N].ranges()) {
     RangeSet Elsewhere;
-    for (NodeId S = 0; S < numNodes(); ++S)
-      if (S != N)
+    for (size_t S = 0; S < Nodes.size(); ++S)
+      if (NodeId(S) != N)
         for (const Range &H : B.Valid[S].intersect(R.Lo, R.Hi))
           Elsewhere.insert(H.Lo, H.Hi);
     for (const Range &M : Elsewhere.missing(R.Lo, R.Hi))
@@ -450,20 +473,95 @@ RangeSet DataLayer::validOnlyOn(NodeId N, Buffer &B) {
   return Only;
 }
 
-bool DataLayer::discardNode(NodeId N, const std::vector<Buffer *> &Touched) {
+RangeSet DataLayer::validOnlyOn(NodeId N, BufferId Id) const {
   Lock L(Mutex);
-  for (Buffer *B : Touched)
-    if (!validOnlyOn(N, *B).empty())
-      return false;
-  for (Buffer *B : Touched)
-    B->Valid[N].clear();
-  return true;
+  Buffer *B = byId(Id);
+  return B ? validOnlyOnLocked(N, *B) : RangeSet();
 }
 
-void DataLayer::setHostResident(void *Ptr) {
+//===--- Kernels
+//-------------------------------------------------------------===//
+
+std::vector<DataLayer::Buffer *>
+DataLayer::closure(const std::vector<uintptr_t> &Roots) const {
+  std::vector<Buffer *> Out;
+  std::set<Buffer *> Seen;
+  for (uintptr_t P : Roots)
+    if (Buffer *B = lookupForPointer(P); B && Seen.insert(B).second)
+      Out.push_back(B);
+  for (size_t I = 0; I < Out.size(); ++I)
+    for (const auto &[Off, Value] : Out[I]->PointerSlots)
+      if (Buffer *B = lookupForPointer(Value); B && Seen.insert(B).second)
+        Out.push_back(B);
+  return Out;
+}
+
+std::vector<BufferInfo>
+DataLayer::kernelBuffers(const std::vector<uintptr_t> &Args) {
   Lock L(Mutex);
-  if (Buffer *B = find(reinterpret_cast<uintptr_t>(Ptr)))
-    B->HostResident = true;
+  std::vector<uintptr_t> Roots = Args;
+  for (auto &[Base, B] : Buffers)
+    if (B->External)
+      Roots.push_back(Base);
+  std::vector<BufferInfo> Out;
+  for (Buffer *B : closure(Roots))
+    Out.push_back(infoOf(*B));
+  return Out;
+}
+
+std::vector<BufferInfo> DataLayer::externalBuffers() const {
+  Lock L(Mutex);
+  std::vector<BufferInfo> Out;
+  for (auto &[Base, B] : Buffers)
+    if (B->External)
+      Out.push_back(infoOf(*B));
+  return Out;
+}
+
+Status DataLayer::acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
+                               std::vector<BufferId> &Touched) {
+  Lock L(Mutex);
+  std::vector<uintptr_t> Roots = Args;
+  for (auto &[Base, B] : Buffers)
+    if (B->External)
+      Roots.push_back(Base);
+  Touched.clear();
+  for (Buffer *B : closure(Roots)) {
+    Touched.push_back(B->Base);
+    if (B->HostResident)
+      markWrittenLocked(HostNode, *B, 0, B->Size);
+    if (Status S = makeValidLocked(N, *B, 0, B->Size); !S)
+      return S;
+  }
+  for (uintptr_t &A : Args)
+    if (Status S = translateLocked(N, A, A); !S)
+      return S;
+  return Status();
+}
+
+void DataLayer::releaseWhole(NodeId N, const std::vector<BufferId> &Touched) {
+  Lock L(Mutex);
+  for (BufferId Id : Touched) {
+    Buffer *B = byId(Id);
+    if (!B)
+      continue;
+    markWrittenLocked(N, *B, 0, B->Size);
+    // The host copy of host-resident memory is the truth: the kernel's
+    // writes go back at once (a failed copy is seen at the next read).
+    if (B->HostResident)
+      (void)makeValidLocked(HostNode, *B, 0, B->Size);
+  }
+}
+
+bool DataLayer::discardNode(NodeId N, const std::vector<BufferId> &Touched) {
+  Lock L(Mutex);
+  for (BufferId Id : Touched)
+    if (Buffer *B = byId(Id); B && !validOnlyOnLocked(N, *B).empty())
+      return false;
+  for (BufferId Id : Touched)
+    if (Buffer *B = byId(Id))
+      B->Valid[N].clear();
+  return true;
 }
 
 } // namespace hetero

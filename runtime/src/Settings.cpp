@@ -234,6 +234,8 @@ Settings readSettings(const GetEnvFn &GetEnv,
   Integer("HETERO_CHUNKS", 1, Settings::MaxChunks, S.Chunks);
   Integer("HETERO_MIN_CHUNK", 1, Settings::MaxMinChunk, S.MinChunk);
   Integer("HETERO_CPU_THREADS", 1, 1 << 20, S.CpuThreads);
+  S.StarPUCpusSet = GetEnv("STARPU_NCPU") || GetEnv("STARPU_NCPUS");
+  S.StarPUCudaSet = GetEnv("STARPU_NCUDA") != nullptr;
   return S;
 }
 

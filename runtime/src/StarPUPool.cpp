@@ -65,9 +65,9 @@ bool StarPUPool::start(const Config &C, std::string &Err) {
     setenv("STARPU_SILENT", "1", 0);
   struct starpu_conf Conf;
   starpu_conf_init(&Conf);
-  if (!getenv("STARPU_NCPU") && !getenv("STARPU_NCPUS"))
+  if (!C.KeepUserCpus)
     Conf.ncpus = C.NumCpus;
-  if (!getenv("STARPU_NCUDA"))
+  if (!C.KeepUserCuda)
     Conf.ncuda = C.NumGpus;
   Conf.nopencl = 0;
   Conf.nmic = 0;
@@ -152,6 +152,19 @@ std::vector<bool> StarPUPool::runAll(
     Ok[I] = Closures[I].Result;
   }
   return Ok;
+}
+
+double StarPUPool::bandwidth(int From, int To) const {
+  if (!Started || From < 0 || To < 0)
+    return 0;
+  return starpu_transfer_bandwidth(
+      starpu_worker_get_memory_node(static_cast<unsigned>(From)),
+      starpu_worker_get_memory_node(static_cast<unsigned>(To)));
+}
+
+void StarPUPool::printTopology(FILE *Out) const {
+  if (Started)
+    starpu_topology_print(Out);
 }
 
 } // namespace hetero

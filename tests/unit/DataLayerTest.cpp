@@ -23,9 +23,14 @@ struct Fixture : ::testing::Test {
     return V;
   }
   int *nodeView(NodeId N, void *P) {
-    bool Ok;
-    return reinterpret_cast<int *>(
-        L.translate(N, reinterpret_cast<uintptr_t>(P), Ok));
+    uintptr_t Out = 0;
+    EXPECT_TRUE(L.translate(N, reinterpret_cast<uintptr_t>(P), Out));
+    return reinterpret_cast<int *>(Out);
+  }
+  BufferId id(void *P) {
+    std::optional<BufferInfo> B = L.find(reinterpret_cast<uintptr_t>(P));
+    EXPECT_TRUE(B.has_value());
+    return B ? B->Id : 0;
   }
 };
 
@@ -48,21 +53,21 @@ TEST_F(Fixture, KernelOnNodeCopiesOnlyWhatIsMissing) {
   auto V = iota(1024);
   const uint64_t Bytes = V.size() * sizeof(int);
   void *P = L.allocate(Bytes);
-  L.write(P, V.data(), Bytes);
-  Buffer *Buf = L.find(reinterpret_cast<uintptr_t>(P));
-  ASSERT_TRUE(L.makeValid(A, *Buf, 0, Bytes));
+  ASSERT_TRUE(L.write(P, V.data(), Bytes));
+  BufferId Buf = id(P);
+  ASSERT_TRUE(L.makeValid(A, Buf, 0, Bytes));
   EXPECT_EQ(L.stats().BytesH2D, Bytes);
   // Valid already: nothing moves.
-  ASSERT_TRUE(L.makeValid(A, *Buf, 0, Bytes));
+  ASSERT_TRUE(L.makeValid(A, Buf, 0, Bytes));
   EXPECT_EQ(L.stats().BytesH2D, Bytes);
   // Node A "writes" the upper half; the host copy of it is now stale.
   int *OnA = nodeView(A, P);
   for (int I = 512; I < 1024; ++I)
     OnA[I] = -I;
-  L.markWritten(A, *Buf, 512 * sizeof(int), Bytes);
+  L.markWritten(A, Buf, 512 * sizeof(int), Bytes);
   // B reads everything: peers are preferred over the host, so all of it
   // comes straight from A (a peer copy); nothing more from the host.
-  ASSERT_TRUE(L.makeValid(B, *Buf, 0, Bytes));
+  ASSERT_TRUE(L.makeValid(B, Buf, 0, Bytes));
   EXPECT_EQ(L.stats().BytesH2D, Bytes);
   EXPECT_EQ(L.stats().BytesD2D, Bytes);
   int *OnB = nodeView(B, P);
@@ -78,8 +83,8 @@ TEST_F(Fixture, KernelOnNodeCopiesOnlyWhatIsMissing) {
 
 TEST_F(Fixture, NeverWrittenBytesAreNotCopied) {
   void *P = L.allocate(4096);
-  Buffer *Buf = L.find(reinterpret_cast<uintptr_t>(P));
-  ASSERT_TRUE(L.makeValid(A, *Buf, 0, 4096));
+  BufferId Buf = id(P);
+  ASSERT_TRUE(L.makeValid(A, Buf, 0, 4096));
   EXPECT_EQ(L.stats().BytesH2D, 0u);
 }
 
@@ -87,12 +92,12 @@ TEST_F(Fixture, PointerSlotsAreTranslatedPerNode) {
   // struct { int *Data; } S; with S.Data attached to a mapped array.
   void *Arr = L.allocate(16 * sizeof(int));
   auto V = iota(16, 100);
-  L.write(Arr, V.data(), 16 * sizeof(int));
+  ASSERT_TRUE(L.write(Arr, V.data(), 16 * sizeof(int)));
   void *S = L.allocate(sizeof(void *));
   ASSERT_TRUE(L.write(S, &Arr, sizeof(void *)));
 
   std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(S)};
-  std::vector<Buffer *> Touched;
+  std::vector<BufferId> Touched;
   ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
   EXPECT_EQ(Touched.size(), 2u); // the struct and the array it points to
   int **OnA = reinterpret_cast<int **>(Args[0]);
@@ -117,7 +122,7 @@ TEST_F(Fixture, OutOfMemoryNodeFailsCleanly) {
   void *Q = L.allocate(1 << 10);
   std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(P),
                               reinterpret_cast<uintptr_t>(Q)};
-  std::vector<Buffer *> Touched;
+  std::vector<BufferId> Touched;
   EXPECT_FALSE(L.acquireWhole(Small, Args, Touched)); // 1 MiB + 1 KiB
   // The host copy is untouched and still usable elsewhere.
   Args = {reinterpret_cast<uintptr_t>(P)};
@@ -137,22 +142,22 @@ TEST_F(Fixture, PointerVariablesComeBackInTheReadersAddressSpace) {
   ASSERT_TRUE(L.write(Q, V.data(), V.size() * sizeof(int)));
   // "Kernel" on A: p = q + 3.
   int *QonA = nodeView(A, Q);
-  ASSERT_TRUE(L.makeValid(A, *L.find(reinterpret_cast<uintptr_t>(Q)), 0, 64));
+  ASSERT_TRUE(L.makeValid(A, id(Q), 0, 64));
   void **PonA = reinterpret_cast<void **>(nodeView(A, P));
   *PonA = QonA + 3;
-  L.markWritten(A, *L.find(reinterpret_cast<uintptr_t>(P)), 0, 8);
+  L.markWritten(A, id(P), 0, 8);
   void *Got = nullptr;
   ASSERT_TRUE(L.read(&Got, P, sizeof(Got)));
   EXPECT_EQ(Got, static_cast<int *>(Q) + 3);
   // On node B the value is B's address of q[3].
-  Buffer *PB = L.find(reinterpret_cast<uintptr_t>(P));
-  L.markWritten(A, *PB, 0, 8); // the host copy stale again
-  ASSERT_TRUE(L.makeValid(B, *PB, 0, 8));
+  BufferId PB = id(P);
+  L.markWritten(A, PB, 0, 8); // the host copy stale again
+  ASSERT_TRUE(L.makeValid(B, PB, 0, 8));
   void **PonB = reinterpret_cast<void **>(nodeView(B, P));
   EXPECT_EQ(*PonB, nodeView(B, Q) + 3);
   // A value that is no device address comes back unchanged.
   *PonA = reinterpret_cast<void *>(uintptr_t(12345));
-  L.markWritten(A, *PB, 0, 8);
+  L.markWritten(A, PB, 0, 8);
   ASSERT_TRUE(L.read(&Got, P, sizeof(Got)));
   EXPECT_EQ(Got, reinterpret_cast<void *>(uintptr_t(12345)));
 }
@@ -163,13 +168,13 @@ TEST_F(Fixture, FreedPointeesMakeTranslatedPointersStale) {
   void *Arr = L.allocate(4 * sizeof(void *));
   void *Q = L.allocate(64);
   ASSERT_TRUE(L.write(static_cast<char *>(Arr) + 8, &Q, sizeof(Q)));
-  Buffer *AB = L.find(reinterpret_cast<uintptr_t>(Arr));
-  ASSERT_TRUE(L.makeValid(A, *AB, 0, 32));
-  EXPECT_TRUE(AB->Valid[A].contains(8, 16));
+  BufferId AB = id(Arr);
+  ASSERT_TRUE(L.makeValid(A, AB, 0, 32));
+  EXPECT_TRUE(L.validOn(A, AB).contains(8, 16));
   ASSERT_TRUE(L.release(Q));
-  EXPECT_FALSE(AB->Valid[A].contains(8, 16));
-  EXPECT_TRUE(AB->Valid[A].contains(0, 8));
-  EXPECT_TRUE(AB->Valid[HostNode].contains(8, 16));
+  EXPECT_FALSE(L.validOn(A, AB).contains(8, 16));
+  EXPECT_TRUE(L.validOn(A, AB).contains(0, 8));
+  EXPECT_TRUE(L.validOn(HostNode, AB).contains(8, 16));
 }
 
 // More than the host can hold is refused at once, not found out pages later.
@@ -189,15 +194,15 @@ TEST_F(Fixture, ReadOnlyGlobalsAreNeverWritten) {
   void *Base = const_cast<int *>(Table);
   L.registerExternal(Base, sizeof(Table), /*ReadOnly=*/true);
   L.setExternalNodeStorage(Base, A, Copy);
-  Buffer *Buf = L.find(reinterpret_cast<uintptr_t>(Base));
-  ASSERT_NE(Buf, nullptr);
+  BufferId Buf = id(Base);
+  ASSERT_NE(Buf, 0u);
   // A kernel that ran whole on A does not make A's copy the only one.
   std::vector<uintptr_t> Args;
-  std::vector<Buffer *> Touched;
+  std::vector<BufferId> Touched;
   ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
   L.releaseWhole(A, Touched);
-  EXPECT_TRUE(L.validOnlyOn(A, *Buf).empty());
-  EXPECT_TRUE(L.makeValid(HostNode, *Buf, 0, sizeof(Table)));
+  EXPECT_TRUE(L.validOnlyOn(A, Buf).empty());
+  EXPECT_TRUE(L.makeValid(HostNode, Buf, 0, sizeof(Table)));
   int X = 7;
   EXPECT_FALSE(L.write(Base, &X, sizeof(X))); // an error, not a fault
   int Y = 0;
@@ -208,9 +213,9 @@ TEST_F(Fixture, ReadOnlyGlobalsAreNeverWritten) {
 TEST_F(Fixture, DiscardRefusesToDropTheOnlyCopy) {
   auto V = iota(64);
   void *P = L.allocate(64 * sizeof(int));
-  L.write(P, V.data(), 64 * sizeof(int));
+  ASSERT_TRUE(L.write(P, V.data(), 64 * sizeof(int)));
   std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(P)};
-  std::vector<Buffer *> Touched;
+  std::vector<BufferId> Touched;
   ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
   EXPECT_TRUE(L.discardNode(A, Touched));  // the host still has it
   Args = {reinterpret_cast<uintptr_t>(P)}; // acquire translated them
@@ -225,7 +230,7 @@ TEST_F(Fixture, HostResidentBuffersFollowTheHost) {
   int One = 1;
   std::memcpy(P, &One, sizeof(int)); // the host writes it directly
   std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(P)};
-  std::vector<Buffer *> Touched;
+  std::vector<BufferId> Touched;
   ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
   int *OnA = reinterpret_cast<int *>(Args[0]);
   EXPECT_EQ(*OnA, 1);
@@ -247,7 +252,7 @@ TEST_F(Fixture, ExternalGlobalsHaveOneCopyPerNode) {
   L.registerExternal(&Global, sizeof(Global));
   L.setExternalNodeStorage(&Global, A, &GlobalOnA);
   std::vector<uintptr_t> Args; // kernels use globals without arguments
-  std::vector<Buffer *> Touched;
+  std::vector<BufferId> Touched;
   ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
   EXPECT_EQ(Touched.size(), 1u);
   EXPECT_EQ(L.stats().BytesH2D, 0u); // both copies hold the image's value
@@ -274,9 +279,9 @@ TEST_F(Fixture, ConcurrentWritersAndReaders) {
     Ts.emplace_back([&, T] {
       auto V = iota(Elems, T * Elems);
       for (int Rep = 0; Rep < 20; ++Rep) {
-        L.write(Bufs[T], V.data(), Elems * sizeof(int));
+        ASSERT_TRUE(L.write(Bufs[T], V.data(), Elems * sizeof(int)));
         std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(Bufs[T])};
-        std::vector<Buffer *> Touched;
+        std::vector<BufferId> Touched;
         NodeId N = T % 2 ? A : B;
         ASSERT_TRUE(L.acquireWhole(N, Args, Touched));
         L.releaseWhole(N, Touched);
@@ -295,13 +300,13 @@ TEST_F(Fixture, ConcurrentWritersAndReaders) {
 TEST_F(Fixture, BasePointersBeforeTheBufferAreTranslated) {
   void *Sec = L.allocate(50 * sizeof(int));
   auto V = iota(50, 100);
-  L.write(Sec, V.data(), 50 * sizeof(int));
+  ASSERT_TRUE(L.write(Sec, V.data(), 50 * sizeof(int)));
   uintptr_t Base = reinterpret_cast<uintptr_t>(Sec) - 100 * sizeof(int);
   void *S = L.allocate(sizeof(void *));
   ASSERT_TRUE(L.write(S, &Base, sizeof(Base)));
 
   std::vector<uintptr_t> Args{Base, reinterpret_cast<uintptr_t>(S)};
-  std::vector<Buffer *> Touched;
+  std::vector<BufferId> Touched;
   ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
   EXPECT_EQ(Touched.size(), 2u);
   int *OnA = reinterpret_cast<int *>(Args[0]);
@@ -309,6 +314,7 @@ TEST_F(Fixture, BasePointersBeforeTheBufferAreTranslated) {
   int **SlotOnA = reinterpret_cast<int **>(Args[1]);
   EXPECT_EQ(*SlotOnA, OnA);
   // Far below any buffer: not a hetero pointer, left alone.
-  bool Ok;
-  EXPECT_EQ(L.translate(A, 4096, Ok), 4096u);
+  uintptr_t Out = 0;
+  EXPECT_TRUE(L.translate(A, 4096, Out));
+  EXPECT_EQ(Out, 4096u);
 }

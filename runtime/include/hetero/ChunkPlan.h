@@ -14,6 +14,7 @@
 #ifndef HETERO_CHUNKPLAN_H
 #define HETERO_CHUNKPLAN_H
 
+#include "hetero/DataLayer.h"
 #include "hetero/RangeSet.h"
 #include "hetero/WindowSections.h"
 
@@ -22,9 +23,6 @@
 #include <vector>
 
 namespace hetero {
-
-class DataLayer;
-struct Buffer;
 
 struct ChunkSpec {
   size_t Member = 0; // index into the caller's member list
@@ -42,7 +40,7 @@ std::vector<ChunkSpec> splitIterations(uint64_t Total,
 
 /// What one chunk touches in one buffer (offsets within the buffer).
 struct BufferAccess {
-  Buffer *B = nullptr;
+  BufferInfo B;
   RangeSet Read;
   RangeSet Write;
 };

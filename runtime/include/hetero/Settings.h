@@ -67,6 +67,10 @@ struct Settings {
   unsigned Chunks = 1;
   uint64_t MinChunk = 16;
   unsigned CpuThreads = 0; // 0: unset
+  /// STARPU_NCPU (or STARPU_NCPUS) / STARPU_NCUDA are set: StarPU's own
+  /// settings, which then override hetero's worker counts.
+  bool StarPUCpusSet = false;
+  bool StarPUCudaSet = false;
 
   /// The share HETERO_MEMBERS gives the member: its weight there, Default
   /// when listed without one or when the variable is unset, 0 when the

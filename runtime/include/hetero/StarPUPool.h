@@ -2,12 +2,15 @@
 //
 // Starts StarPU with one CUDA worker per GPU and the CPU workers the plugin
 // asks for, and runs work on a chosen worker as a StarPU task, or many at
-// once. The plugin turns workers into pool members.
+// once. The plugin turns workers into pool members. StarPU also measures
+// the machine: its bus calibration (bandwidths between memories, cached in
+// STARPU_HOME) and its hwloc view of the topology are reported from here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_STARPUPOOL_H
 #define HETERO_STARPUPOOL_H
 
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <utility>
@@ -20,6 +23,9 @@ public:
   struct Config {
     int NumGpus = 0; // CUDA devices the plugin could initialise
     int NumCpus = 1; // CPU workers
+    // The user set STARPU_NCPU(S) / STARPU_NCUDA: StarPU reads them itself.
+    bool KeepUserCpus = false;
+    bool KeepUserCuda = false;
   };
   struct Worker {
     int Id = -1;
@@ -40,6 +46,11 @@ public:
   /// worker -1 runs on the calling thread. Returns what each returned.
   std::vector<bool>
   runAll(const std::vector<std::pair<int, std::function<bool()>>> &Tasks);
+  /// StarPU's measured bandwidth from worker From's memory to worker To's,
+  /// in MB/s (its bus calibration); 0 when unknown.
+  double bandwidth(int From, int To) const;
+  /// StarPU's view of the topology (hwloc): workers, cores, memories.
+  void printTopology(FILE *Out) const;
 
   ~StarPUPool() { stop(); }
 

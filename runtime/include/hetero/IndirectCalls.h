@@ -11,8 +11,8 @@
 // holding that address is rewritten for the member that runs the kernel.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HETERO_PLUGIN_INDIRECTCALLS_H
-#define HETERO_PLUGIN_INDIRECTCALLS_H
+#ifndef HETERO_INDIRECTCALLS_H
+#define HETERO_INDIRECTCALLS_H
 
 #include <cstddef>
 #include <cstdint>
@@ -41,4 +41,4 @@ private:
 
 } // namespace hetero
 
-#endif // HETERO_PLUGIN_INDIRECTCALLS_H
+#endif // HETERO_INDIRECTCALLS_H

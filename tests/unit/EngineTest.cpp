@@ -1,13 +1,14 @@
-//===- SplitLaunchTest.cpp - Split launches over simulated memories -------===//
+//===- EngineTest.cpp - Launches over simulated memories ------------------===//
 //
-// The split engine with real data-layer coherence: two simulated
-// accelerators (private memories) and the host take chunks of a "kernel"
-// that the test runs itself on each node's copies, through the arguments the
-// engine translated for that node. Results must equal a serial run bit for
-// bit, and the bytes moved must be exactly the halos.
+// The engine with real data-layer coherence: two simulated accelerators
+// (private memories) and the CPU pool take chunks of a "kernel" that the
+// test's back end runs itself on each node's copies, through the arguments
+// the engine translated for that node. Results must equal a serial run bit
+// for bit, and the bytes moved must be exactly the halos. Launches that
+// cannot be split run whole, on one member, through the same path.
 //
 //===----------------------------------------------------------------------===//
-#include "hetero/SplitLaunch.h"
+#include "hetero/Engine.h"
 #include "hetero/ChunkPlan.h"
 #include "hetero/DataLayer.h"
 
@@ -71,31 +72,76 @@ runConcurrently(const std::vector<std::pair<int, std::function<bool()>>> &T) {
   return Ok;
 }
 
-struct SplitFixture : ::testing::Test {
+/// A chunk of the kernel on one member: [Lo, Hi) of the iteration space
+/// (the whole of it when not windowed), NodeArgs in that member's memory.
+using TestKernel = std::function<bool(size_t Member, uint64_t Lo, uint64_t Hi,
+                                      const std::vector<uintptr_t> &Args)>;
+
+/// The back end: runs the test's kernel, the whole space [0, Total) for a
+/// whole launch.
+struct TestBackend : Backend {
+  TestKernel Kernel;
+  uint64_t Total = 0;
+  bool run(const void *, const ChunkRun &C) override {
+    return C.Windowed ? Kernel(C.Member, C.Lo, C.Hi, C.Args)
+                      : Kernel(C.Member, 0, Total, C.Args);
+  }
+};
+
+Pool makePool(NodeId S0, NodeId S1) {
+  Pool P(3);
+  P[0].Kind = MemberKind::Simulated, P[0].Index = 0, P[0].Node = S0;
+  P[0].WorkerId = 0;
+  P[1].Kind = MemberKind::Simulated, P[1].Index = 1, P[1].Node = S1;
+  P[1].WorkerId = 1;
+  P[2].Kind = MemberKind::CpuPool, P[2].Node = HostNode, P[2].WorkerId = 2;
+  return P;
+}
+
+struct EngineFixture : ::testing::Test {
+  Settings Config = [] {
+    Settings S;
+    S.Stats = true;
+    return S;
+  }();
   DataLayer L;
   NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
   NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
-  std::vector<SplitMember> Members{
-      {S0, 0, 1, "sim:0"}, {S1, 1, 1, "sim:1"}, {HostNode, 2, 1, "cpu"}};
+  TestBackend Back;
+  Engine E{Config, L, makePool(S0, S1), Back, runConcurrently};
   const int N = 3001;
 
   void *upload(const std::vector<double> &V) {
     void *P = L.allocate(V.size() * sizeof(double));
-    EXPECT_TRUE(L.write(P, V.data(), V.size() * sizeof(double)));
+    EXPECT_TRUE(L.write(P, V.data(), V.size() * sizeof(double)).ok());
     return P;
   }
   std::vector<double> download(void *P) {
     std::vector<double> V(N);
-    EXPECT_TRUE(L.read(V.data(), P, N * sizeof(double)));
+    EXPECT_TRUE(L.read(V.data(), P, N * sizeof(double)).ok());
     return V;
   }
-  SplitLaunchInput input(const KernelDescriptor &D, void *A, void *B) {
-    SplitLaunchInput In;
-    In.Desc = &D;
-    In.Args = {reinterpret_cast<uintptr_t>(A), reinterpret_cast<uintptr_t>(B),
-               static_cast<uintptr_t>(N)};
-    In.Offsets = {0, 0, 0};
-    return In;
+  KernelTraits traits(const KernelDescriptor &D) {
+    KernelTraits K;
+    K.Name = "kernel";
+    K.Desc = &D;
+    K.Loaded.assign(3, true);
+    K.Windowed.assign(3, true);
+    return K;
+  }
+  LaunchRequest request(const KernelTraits &K, void *A, void *B) {
+    LaunchRequest R;
+    R.Kernel = &K;
+    R.Args = {reinterpret_cast<uintptr_t>(A), reinterpret_cast<uintptr_t>(B),
+              static_cast<uintptr_t>(N)};
+    R.Offsets = {0, 0, 0};
+    return R;
+  }
+  uint64_t iterationsOf(const std::string &Member) {
+    for (const auto &[Name, U] : E.lastLaunch().Members)
+      if (Name == Member)
+        return U.Iterations;
+    return 0;
   }
 };
 
@@ -106,38 +152,39 @@ std::vector<double> initial(int N) {
   return V;
 }
 
-/// The stencil on one node: NodeArgs point into that node's copies.
-ChunkLauncher stencil(std::vector<size_t> *Fail = nullptr) {
-  return
-      [Fail](size_t M, uint64_t Lo, uint64_t Hi, std::vector<uintptr_t> &Args) {
-        if (Fail && std::find(Fail->begin(), Fail->end(), M) != Fail->end())
-          return false;
-        auto *A = reinterpret_cast<const double *>(Args[0]);
-        auto *B = reinterpret_cast<double *>(Args[1]);
-        for (uint64_t T = Lo; T < Hi; ++T) {
-          uint64_t I = 1 + T;
-          B[I] = (A[I - 1] + A[I] + A[I + 1]) / 3.0;
-        }
-        return true;
-      };
+/// The stencil on one node: Args point into that node's copies.
+TestKernel stencil(std::vector<size_t> *Fail = nullptr) {
+  return [Fail](size_t M, uint64_t Lo, uint64_t Hi,
+                const std::vector<uintptr_t> &Args) {
+    if (Fail && std::find(Fail->begin(), Fail->end(), M) != Fail->end())
+      return false;
+    auto *A = reinterpret_cast<const double *>(Args[0]);
+    auto *B = reinterpret_cast<double *>(Args[1]);
+    for (uint64_t T = Lo; T < Hi; ++T) {
+      uint64_t I = 1 + T;
+      B[I] = (A[I - 1] + A[I] + A[I + 1]) / 3.0;
+    }
+    return true;
+  };
 }
 
 } // namespace
 
-TEST_F(SplitFixture, StencilChainMatchesSerialAndMovesOnlyHalos) {
+TEST_F(EngineFixture, StencilChainMatchesSerialAndMovesOnlyHalos) {
   KernelDescriptor D = parse(StencilDesc);
+  KernelTraits K = traits(D);
+  Back.Kernel = stencil();
   std::vector<double> Ref = initial(N), RefB = Ref;
   void *A = upload(Ref), *B = upload(Ref);
   const int Iters = 6;
   uint64_t H2DAfterFirst = 0, D2DAfterFirst = 0, D2HAfterFirst = 0;
   for (int It = 0; It < Iters; ++It) {
-    SplitLaunchInput In = input(D, A, B);
-    SplitResult R = launchSplit(L, In, Members, stencil(), runConcurrently);
-    ASSERT_EQ(R.Outcome, SplitOutcome::Done) << R.Reason;
+    ASSERT_TRUE(E.launch(request(K, A, B)));
+    ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
     uint64_t Iterations = 0;
-    for (const MemberUsage &U : R.Usage) {
-      EXPECT_GT(U.Iterations, 0u); // every member took a chunk
-      Iterations += U.Iterations;
+    for (const char *M : {"sim:0", "sim:1", "cpu"}) {
+      EXPECT_GT(iterationsOf(M), 0u) << M; // every member took a chunk
+      Iterations += iterationsOf(M);
     }
     EXPECT_EQ(Iterations, uint64_t(N - 2));
     for (int I = 1; I < N - 1; ++I)
@@ -159,23 +206,23 @@ TEST_F(SplitFixture, StencilChainMatchesSerialAndMovesOnlyHalos) {
   EXPECT_EQ(L.stats().BytesD2H - D2HAfterFirst, Later * sizeof(double));
   std::vector<double> Got = download(A);
   EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
-  L.release(A);
-  L.release(B);
+  EXPECT_TRUE(L.release(A).ok());
+  EXPECT_TRUE(L.release(B).ok());
 }
 
-TEST_F(SplitFixture, ReductionCombinesChunkPartialsInOrder) {
+TEST_F(EngineFixture, ReductionCombinesChunkPartialsInOrder) {
   KernelDescriptor D = parse(SumDesc);
+  KernelTraits K = traits(D);
+  Config.Chunks = 3;
   std::vector<double> V = initial(N);
   void *A = upload(V);
   double Start = 0.125;
   void *S = upload({Start});
-  SplitLaunchInput In = input(D, A, S);
-  In.ChunksPerMember = 3;
   // Each chunk adds its iterations, in order, into its private copy.
   std::vector<std::pair<uint64_t, uint64_t>> Windows;
   std::mutex WindowsMutex;
-  auto Sum = [&](size_t, uint64_t Lo, uint64_t Hi,
-                 std::vector<uintptr_t> &Args) {
+  Back.Kernel = [&](size_t, uint64_t Lo, uint64_t Hi,
+                    const std::vector<uintptr_t> &Args) {
     auto *X = reinterpret_cast<const double *>(Args[0]);
     auto *Acc = reinterpret_cast<double *>(Args[1]);
     EXPECT_EQ(*Acc, 0.0); // the identity of +
@@ -185,8 +232,8 @@ TEST_F(SplitFixture, ReductionCombinesChunkPartialsInOrder) {
     Windows.push_back({Lo, Hi});
     return true;
   };
-  SplitResult R = launchSplit(L, In, Members, Sum, runConcurrently);
-  ASSERT_EQ(R.Outcome, SplitOutcome::Done) << R.Reason;
+  ASSERT_TRUE(E.launch(request(K, A, S)));
+  ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
   ASSERT_EQ(Windows.size(), 9u);
   std::sort(Windows.begin(), Windows.end());
   // The same combination on the host: partials in chunk order, then the
@@ -202,40 +249,43 @@ TEST_F(SplitFixture, ReductionCombinesChunkPartialsInOrder) {
   reductionCombineChunks(ReductionOp::Add, ReductionType::F64, &Want,
                          Partials.data(), Partials.size());
   double Got;
-  ASSERT_TRUE(L.read(&Got, S, sizeof(Got)));
+  ASSERT_TRUE(L.read(&Got, S, sizeof(Got)).ok());
   EXPECT_EQ(std::memcmp(&Got, &Want, sizeof(Got)), 0);
 }
 
-TEST_F(SplitFixture, FailedMemberChunksRunElsewhere) {
+TEST_F(EngineFixture, FailedMemberChunksRunElsewhere) {
   KernelDescriptor D = parse(StencilDesc);
+  KernelTraits K = traits(D);
   std::vector<double> Ref = initial(N), RefB = Ref;
   void *A = upload(Ref), *B = upload(Ref);
   // One good launch: sim:1 holds valid data of its own.
-  SplitLaunchInput In = input(D, A, B);
-  ASSERT_EQ(launchSplit(L, In, Members, stencil(), runConcurrently).Outcome,
-            SplitOutcome::Done);
+  Back.Kernel = stencil();
+  ASSERT_TRUE(E.launch(request(K, A, B)));
   for (int I = 1; I < N - 1; ++I)
     RefB[I] = (Ref[I - 1] + Ref[I] + Ref[I + 1]) / 3.0;
-  // The next launch (b -> a) fails on sim:1; its chunks go to the cpu.
+  // The next launch (b -> a) fails on sim:1; its chunks go to the cpu, and
+  // sim:1 leaves the pool.
   std::vector<size_t> Fail{1};
-  SplitLaunchInput In2 = input(D, B, A);
-  SplitResult R = launchSplit(L, In2, Members, stencil(&Fail), runConcurrently);
-  ASSERT_EQ(R.Outcome, SplitOutcome::Done) << R.Reason;
-  ASSERT_EQ(R.FailedMembers, std::vector<size_t>{1});
-  EXPECT_EQ(R.Usage[1].Iterations, 0u);
+  Back.Kernel = stencil(&Fail);
+  ASSERT_TRUE(E.launch(request(K, B, A)));
+  EXPECT_TRUE(E.pool()[1].Failed);
+  EXPECT_EQ(iterationsOf("sim:1"), 0u);
   for (int I = 1; I < N - 1; ++I)
     Ref[I] = (RefB[I - 1] + RefB[I] + RefB[I + 1]) / 3.0;
   std::vector<double> Got = download(A);
   EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
+  // From now on sim:1 takes no chunks.
+  Back.Kernel = stencil();
+  ASSERT_TRUE(E.launch(request(K, A, B)));
+  EXPECT_EQ(iterationsOf("sim:1"), 0u);
+  EXPECT_GT(iterationsOf("sim:0"), 0u);
 }
 
-TEST_F(SplitFixture, UnsafePlansRunUnsplitAndChangeNothing) {
+// A launch that cannot be split runs whole, on one member, through the same
+// path: here the first simulated accelerator.
+TEST_F(EngineFixture, UnsafePlansRunWholeAndChangeNothingFirst) {
   std::vector<double> V = initial(N);
   void *A = upload(V), *B = upload(V);
-  auto NeverRuns = [](size_t, uint64_t, uint64_t, std::vector<uintptr_t> &) {
-    ADD_FAILURE() << "a refused plan ran a chunk";
-    return false;
-  };
   struct Case {
     const char *Desc;
     uint64_t TripCount;
@@ -264,59 +314,99 @@ TEST_F(SplitFixture, UnsafePlansRunUnsplitAndChangeNothing) {
   };
   for (const Case &C : Cases) {
     KernelDescriptor D = parse(C.Desc);
-    SplitLaunchInput In = input(D, A, B);
-    In.TripCount = C.TripCount;
-    uint64_t Before = L.stats().BytesH2D + L.stats().BytesD2D;
-    SplitResult R = launchSplit(L, In, Members, NeverRuns, runConcurrently);
-    EXPECT_EQ(R.Outcome, SplitOutcome::NotSplit);
-    EXPECT_NE(R.Reason.find(C.Reason), std::string::npos) << R.Reason;
-    EXPECT_EQ(L.stats().BytesH2D + L.stats().BytesD2D, Before);
+    KernelTraits K = traits(D);
+    LaunchRequest R = request(K, A, B);
+    R.TripCount = C.TripCount;
+    std::vector<size_t> Ran;
+    Back.Total = 3000;
+    Back.Kernel = [&](size_t M, uint64_t Lo, uint64_t Hi,
+                      const std::vector<uintptr_t> &) {
+      EXPECT_EQ(Lo, 0u);
+      EXPECT_EQ(Hi, 3000u);
+      Ran.push_back(M);
+      return true;
+    };
+    ASSERT_TRUE(E.launch(R));
+    EXPECT_FALSE(E.lastLaunch().Split);
+    EXPECT_NE(E.lastLaunch().Reason.find(C.Reason), std::string::npos)
+        << E.lastLaunch().Reason;
+    EXPECT_EQ(Ran, std::vector<size_t>{0}); // whole, on sim:0
   }
   EXPECT_EQ(download(B), V);
 }
 
-TEST_F(SplitFixture, EmptyLoopRunsNothing) {
+TEST_F(EngineFixture, EmptyLoopRunsNothing) {
   KernelDescriptor D = parse(StencilDesc);
+  KernelTraits K = traits(D);
   std::vector<double> V = initial(N);
   void *A = upload(V), *B = upload(V);
-  SplitLaunchInput In = input(D, A, B);
-  In.Args[2] = 1;                           // n = 1: no interior point
-  In.TripCount = static_cast<uint32_t>(-1); // libomptarget's count of it
-  auto NeverRuns = [](size_t, uint64_t, uint64_t, std::vector<uintptr_t> &) {
+  LaunchRequest R = request(K, A, B);
+  R.Args[2] = 1;                           // n = 1: no interior point
+  R.TripCount = static_cast<uint32_t>(-1); // libomptarget's count of it
+  Back.Kernel = [](size_t, uint64_t, uint64_t, const std::vector<uintptr_t> &) {
     ADD_FAILURE() << "an empty loop ran a chunk";
     return false;
   };
-  EXPECT_EQ(launchSplit(L, In, Members, NeverRuns, runConcurrently).Outcome,
-            SplitOutcome::Done);
+  EXPECT_TRUE(E.launch(R));
 }
 
-TEST(SplitLaunchNoRoom, MemberWithoutRoomIsLeftOut) {
+// A whole launch whose member fails runs again on the next member; one whose
+// member held the only copy of what it updated cannot.
+TEST_F(EngineFixture, WholeLaunchesRecoverOnceLikeSplitOnes) {
+  KernelDescriptor D = parse("hetero-kernel 1\nsplit no calls 'f'\n");
+  KernelTraits K = traits(D);
+  std::vector<double> V = initial(N);
+  void *A = upload(V), *B = upload(V);
+  Back.Total = N - 2;
+  std::vector<size_t> Fail{0};
+  Back.Kernel = stencil(&Fail);
+  LaunchRequest R = request(K, A, B);
+  R.TripCount = N - 2;
+  ASSERT_TRUE(E.launch(R));
+  EXPECT_TRUE(E.pool()[0].Failed);
+  EXPECT_GT(iterationsOf("sim:1"), 0u);
+  // sim:1 now holds the only copy of b; it fails too: that launch fails.
+  Fail = {1};
+  EXPECT_FALSE(E.launch(request(K, B, B)));
+  EXPECT_TRUE(E.pool()[1].Failed);
+}
+
+TEST(EngineNoRoom, MemberWithoutRoomIsLeftOut) {
+  Settings Config;
   DataLayer L;
   // sim:0 holds 1 KiB: not even one of the two 24 KiB buffers fits.
   NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0, 1024));
   NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
-  std::vector<SplitMember> Members{
-      {S0, 0, 1, "sim:0"}, {S1, 1, 1, "sim:1"}, {HostNode, 2, 1, "cpu"}};
+  TestBackend Back;
+  Back.Kernel = stencil();
+  Engine E(Config, L, makePool(S0, S1), Back, runConcurrently);
   const int N = 3001;
   KernelDescriptor D = parse(StencilDesc);
+  KernelTraits K;
+  K.Name = "stencil";
+  K.Desc = &D;
+  K.Loaded.assign(3, true);
+  K.Windowed.assign(3, true);
   std::vector<double> V = initial(N), Ref = V;
   void *A = L.allocate(N * sizeof(double)), *B = L.allocate(N * sizeof(double));
-  ASSERT_TRUE(L.write(A, V.data(), N * sizeof(double)));
-  ASSERT_TRUE(L.write(B, V.data(), N * sizeof(double)));
-  SplitLaunchInput In;
-  In.Desc = &D;
-  In.Args = {reinterpret_cast<uintptr_t>(A), reinterpret_cast<uintptr_t>(B),
-             static_cast<uintptr_t>(N)};
-  In.Offsets = {0, 0, 0};
-  SplitResult R = launchSplit(L, In, Members, stencil(), runConcurrently);
-  ASSERT_EQ(R.Outcome, SplitOutcome::Done) << R.Reason;
-  EXPECT_EQ(R.NoRoomMembers, std::vector<size_t>{0});
-  EXPECT_EQ(R.Usage[0].Iterations, 0u);
-  EXPECT_EQ(R.Usage[1].Iterations + R.Usage[2].Iterations, uint64_t(N - 2));
+  ASSERT_TRUE(L.write(A, V.data(), N * sizeof(double)).ok());
+  ASSERT_TRUE(L.write(B, V.data(), N * sizeof(double)).ok());
+  LaunchRequest R;
+  R.Kernel = &K;
+  R.Args = {reinterpret_cast<uintptr_t>(A), reinterpret_cast<uintptr_t>(B),
+            static_cast<uintptr_t>(N)};
+  R.Offsets = {0, 0, 0};
+  ASSERT_TRUE(E.launch(R));
+  ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
+  uint64_t Sim0 = 0, Others = 0;
+  for (const auto &[Name, U] : E.lastLaunch().Members)
+    (Name == "sim:0" ? Sim0 : Others) += U.Iterations;
+  EXPECT_EQ(Sim0, 0u);
+  EXPECT_EQ(Others, uint64_t(N - 2));
   for (int I = 1; I < N - 1; ++I)
     Ref[I] = (V[I - 1] + V[I] + V[I + 1]) / 3.0;
   std::vector<double> Got(N);
-  ASSERT_TRUE(L.read(Got.data(), B, N * sizeof(double)));
+  ASSERT_TRUE(L.read(Got.data(), B, N * sizeof(double)).ok());
   EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
 }
 

@@ -1,5 +1,5 @@
 //===- IndirectCalls.cpp - Per-member addresses of indirect functions -----===//
-#include "IndirectCalls.h"
+#include "hetero/IndirectCalls.h"
 
 namespace hetero {
 

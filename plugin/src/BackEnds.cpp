@@ -1,0 +1,280 @@
+//===- BackEnds.cpp - Starting the pool, running chunks on members --------===//
+#include "BackEnds.h"
+
+#include "CpuTeam.h"
+#include "CudaNode.h"
+
+#include "hetero/Log.h"
+
+#include "omptarget.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <map>
+
+extern "C" llvm::omp::target::plugin::GenericPluginTy *createPlugin_cuda();
+extern "C" llvm::omp::target::plugin::GenericPluginTy *createPlugin_host();
+
+namespace hetero {
+
+namespace {
+llvm::Error failure(const std::string &Why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "hetero: " + Why);
+}
+} // namespace
+
+llvm::Error BackEnds::start(StarPUPool &Workers,
+                            std::vector<std::string> &SettingErrors) {
+  Host.reset(createPlugin_host());
+  if (auto Err = Host->init())
+    return Err;
+  if (Host->number_of_devices() < 1 || Host->init_device(0) != OFFLOAD_SUCCESS)
+    return failure("the host back end did not start");
+  startCuda();
+  int NumSim = static_cast<int>(Config.Simulate);
+  // The x86_64 image is built with FMA (see LoopWindowPass); without it the
+  // CPU side runs nothing, and with no GPU either start fails, so
+  // libomptarget runs the program's host fallback.
+  bool CpuSide = __builtin_cpu_supports("fma");
+  if (!CpuSide) {
+    error("this CPU has no FMA instructions, which the x86_64 image of "
+          "hetero programs uses: CPU cores and simulated accelerators stay "
+          "out of the pool");
+    NumSim = 0;
+  }
+  // Each simulated accelerator runs its own copy of the x86_64 image (own
+  // globals, like a GPU), on its own device of the host back end.
+  int MaxSim = Host->number_of_devices() - 1;
+  if (NumSim > MaxSim) {
+    SettingErrors.push_back(
+        "HETERO_SIMULATE=" + std::to_string(NumSim) +
+        ": expected an integer from 0 to " + std::to_string(MaxSim) +
+        " (the host back end's devices less the CPU pool's)");
+    return llvm::Error::success();
+  }
+  for (int S = 0; S < NumSim; ++S)
+    if (Host->init_device(1 + S) != OFFLOAD_SUCCESS) {
+      error("simulated accelerator %d did not start", S);
+      NumSim = S;
+      break;
+    }
+  NumSimulated = NumSim;
+  addMembers(Workers, NumSim, CpuSide);
+  if (Members.empty())
+    return failure("no GPU and no CPU member to run kernels on");
+  return llvm::Error::success();
+}
+
+void BackEnds::startCuda() {
+  if (Config.DisableCuda)
+    return;
+  Cuda.reset(createPlugin_cuda());
+  if (auto Err = Cuda->init()) {
+    info(1, "no CUDA driver usable (%s): the pool has CPU cores only",
+         llvm::toString(std::move(Err)).c_str());
+    Cuda.reset();
+    return;
+  }
+  NumCudaDevices = Cuda->number_of_devices();
+  if (NumCudaDevices == 0)
+    info(1, "no CUDA device found: the pool has CPU cores only");
+  CudaUsable.assign(NumCudaDevices, false);
+}
+
+// After StarPU: its first start calibrates the bus and resets each device's
+// primary context, which would pull the context from under the cuda plugin.
+void BackEnds::startCudaDevices() {
+  for (int D = 0; D < NumCudaDevices; ++D) {
+    if (Cuda->init_device(D) != OFFLOAD_SUCCESS) {
+      error("GPU %d failed to initialise; the pool carries on without it", D);
+      continue;
+    }
+    CudaUsable[D] = true;
+  }
+}
+
+void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide) {
+  // One StarPU CPU worker per CPU-side member (each simulated accelerator,
+  // and the CPU pool, whose kernels fork their own OpenMP team over the
+  // cores). Tasks go to named workers, so more workers would only spin
+  // (StarPU's drivers poll) against that team: on an H200 node the CPU
+  // pool's chunks ran 12x slower with one worker per core.
+  StarPUPool::Config C;
+  C.NumGpus = NumCudaDevices;
+  C.NumCpus = NumSim + 1;
+  C.KeepUserCpus = Config.StarPUCpusSet;
+  C.KeepUserCuda = Config.StarPUCudaSet;
+  std::string Err;
+  bool HavePool = Workers.start(C, Err);
+  if (!HavePool)
+    error("StarPU did not start (%s); kernels run on the calling thread",
+          Err.c_str());
+  startCudaDevices();
+  std::vector<int> CpuWorkers;
+  std::map<int, int> CudaWorker; // device -> worker
+  for (const StarPUPool::Worker &W : Workers.workers())
+    (W.IsCuda ? CudaWorker[W.DeviceId] : CpuWorkers.emplace_back()) = W.Id;
+  for (int D = 0; D < NumCudaDevices; ++D) {
+    auto It = CudaWorker.find(D);
+    if (!CudaUsable[D] || (HavePool && It == CudaWorker.end())) {
+      if (CudaUsable[D])
+        error("StarPU has no worker for GPU %d; the pool carries on without "
+              "it",
+              D);
+      continue;
+    }
+    Member M;
+    M.Kind = MemberKind::Gpu;
+    M.Index = D;
+    M.Share = 32;
+    M.WorkerId = HavePool ? It->second : -1;
+    M.Node = Layer.addNode(std::make_unique<CudaNodeOps>(*Cuda, D));
+    Members.push_back(M);
+  }
+  size_t NextCpu = 0;
+  for (int S = 0; S < NumSim; ++S) {
+    Member M;
+    M.Kind = MemberKind::Simulated;
+    M.Index = S;
+    M.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu++] : -1;
+    M.Node = Layer.addNode(std::make_unique<SimulatedNodeOps>(
+        S, static_cast<size_t>(Config.SimulateMemory)));
+    Members.push_back(M);
+  }
+  if (CpuSide) {
+    Member Cpu;
+    Cpu.Kind = MemberKind::CpuPool;
+    Cpu.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu] : -1;
+    Members.push_back(Cpu);
+  }
+  int Cores = availableCores();
+  CpuThreads = Config.CpuThreads ? static_cast<int>(Config.CpuThreads)
+                                 : std::max(1, Cores - NumCudaDevices);
+  std::string List;
+  for (const Member &M : Members)
+    List += (List.empty() ? "" : ", ") + M.name();
+  info(1,
+       "pool: %s (%d cores, %d StarPU CPU workers, CPU pool kernels on "
+       "%d threads)",
+       List.c_str(), Cores, static_cast<int>(CpuWorkers.size()), CpuThreads);
+  reportBus(Workers);
+  if (infoLevel() >= 2)
+    Workers.printTopology(stderr);
+}
+
+/// StarPU's bus calibration between the members' memories: what a halo or
+/// a first touch costs on this node.
+void BackEnds::reportBus(const StarPUPool &Workers) const {
+  if (infoLevel() < 1 || Members.empty())
+    return;
+  const Member &Cpu = Members.back();
+  std::string Line;
+  auto Add = [&](const Member &A, const Member &B) {
+    double MBs = Workers.bandwidth(A.WorkerId, B.WorkerId);
+    if (MBs <= 0)
+      return;
+    char Buf[96];
+    snprintf(Buf, sizeof(Buf), "%s%s->%s %.1f GB/s", Line.empty() ? "" : ", ",
+             A.name().c_str(), B.name().c_str(), MBs / 1000);
+    Line += Buf;
+  };
+  for (const Member &G : Members) {
+    if (G.Kind != MemberKind::Gpu)
+      continue;
+    if (Cpu.Kind == MemberKind::CpuPool) {
+      Add(Cpu, G);
+      Add(G, Cpu);
+    }
+    for (const Member &H : Members)
+      if (H.Kind == MemberKind::Gpu && H.Index != G.Index)
+        Add(G, H);
+  }
+  if (!Line.empty())
+    info(1, "bus (StarPU's calibration): %s", Line.c_str());
+}
+
+void BackEnds::stop() {
+  Kernels.clear();
+  if (Cuda)
+    if (auto Err = Cuda->deinit())
+      llvm::consumeError(std::move(Err));
+  if (Host)
+    if (auto Err = Host->deinit())
+      llvm::consumeError(std::move(Err));
+}
+
+//===--- Running a chunk
+//-----------------------------------------------------===//
+
+/// Sets member M's copy of the kernel's loop window for chunk C (off for a
+/// whole launch); writes only what changed.
+bool BackEnds::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C) {
+  HeteroKernel::Window &W = K.Windows[M];
+  abi::LoopWindow V;
+  if (C.Windowed) {
+    V.Lo = static_cast<int64_t>(C.Lo);
+    V.Hi = static_cast<int64_t>(C.Hi);
+    V.Active = 1;
+  }
+  if (!W.Addr || memcmp(&V, &W.Value, sizeof(V)) == 0)
+    return true;
+  const Member &Mb = Members[M];
+  if (Mb.Kind == MemberKind::Gpu) {
+    if (Cuda->data_submit(Mb.Index, W.Addr, &V, sizeof(V)) != OFFLOAD_SUCCESS)
+      return false;
+  } else {
+    memcpy(W.Addr, &V, sizeof(V)); // the image's global, in this process
+  }
+  W.Value = V;
+  return true;
+}
+
+bool BackEnds::run(const void *Launch, const ChunkRun &C) {
+  const auto &L = *static_cast<const BackEndLaunch *>(Launch);
+  HeteroKernel &K = *L.Kernel;
+  if (!setWindow(C.Member, K, C))
+    return false;
+  // A copy: the back ends adjust the argument count in place; a window's
+  // iteration count sizes the GPU grid.
+  KernelArgsTy KA = *L.Args;
+  if (C.Windowed)
+    KA.Tripcount = C.Hi - C.Lo;
+  std::vector<uintptr_t> Args = C.Args;
+  std::vector<ptrdiff_t> Offsets(Args.size(), 0);
+  void **ArgPtrs = reinterpret_cast<void **>(Args.data());
+  const Member &M = Members[C.Member];
+  if (M.Kind == MemberKind::Gpu)
+    return Cuda->launch_kernel(M.Index, K.CudaKernels[M.Index], ArgPtrs,
+                               Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
+  // The kernel's thread_limit clause (libomptarget passes it, or a
+  // num_threads clause, in ThreadLimit[0]); else the CPU pool's own size.
+  int Clause = static_cast<int>(std::min<uint32_t>(KA.ThreadLimit[0], INT_MAX));
+  ScopedThreadLimit Limit(Clause > 0                      ? Clause
+                          : M.Kind == MemberKind::CpuPool ? CpuThreads
+                                                          : 0);
+  if (M.Kind == MemberKind::Simulated)
+    return Host->launch_kernel(1 + M.Index, K.SimKernels[M.Index], ArgPtrs,
+                               Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
+  return Host->launch_kernel(0, K.HostKernel, ArgPtrs, Offsets.data(), &KA,
+                             nullptr) == OFFLOAD_SUCCESS;
+}
+
+void BackEnds::setInfoFlag(uint32_t Level) {
+  if (Cuda)
+    Cuda->set_info_flag(Level);
+  if (Host)
+    Host->set_info_flag(Level);
+}
+
+// OMPT callbacks of the back ends report the OpenMP device number: every
+// back-end device stands for the one hetero device.
+void BackEnds::setDeviceIdentifier(int32_t UserId) {
+  for (int D = 0; Host && D <= NumSimulated; ++D)
+    Host->set_device_identifier(UserId, D);
+  for (int D = 0; D < NumCudaDevices; ++D)
+    Cuda->set_device_identifier(UserId, D);
+}
+
+} // namespace hetero

@@ -1,0 +1,121 @@
+//===- BackEnds.h - LLVM's cuda and host plugins as pool members -*- C++
+//-*-===//
+//
+// hetero runs kernels through LLVM's own plugins: the cuda plugin (a device
+// per GPU) and the host plugin (device 0 for the CPU pool, devices 1..n for
+// the simulated accelerators, each with its own copy of the x86_64 image).
+// This class starts them and StarPU's workers, makes their devices the pool's
+// members (with memory nodes in the data layer), loads every binary on every
+// member, finds kernels, loop windows, descriptors, globals and indirect
+// functions there (BackEndImages.cpp), and runs one chunk of a launch on one
+// member (the engine's Backend). CudaNodeOps is its adapter of a GPU's memory.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_PLUGIN_BACKENDS_H
+#define HETERO_PLUGIN_BACKENDS_H
+
+#include "ImageTable.h"
+
+#include "hetero/Backend.h"
+#include "hetero/CompilerAbi.h"
+#include "hetero/DataLayer.h"
+#include "hetero/Engine.h"
+#include "hetero/Settings.h"
+#include "hetero/StarPUPool.h"
+
+#include "PluginInterface.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace hetero {
+
+/// What get_function hands libomptarget: the kernel on every member.
+struct HeteroKernel {
+  KernelTraits Traits;
+  std::unique_ptr<KernelDescriptor> Desc;
+  void *HostKernel = nullptr;
+  std::vector<void *> SimKernels;  // per simulated accelerator
+  std::vector<void *> CudaKernels; // per CUDA device, null when absent
+  /// Per member: its image's loop window (null: none) and what was last
+  /// written there.
+  struct Window {
+    void *Addr = nullptr;
+    abi::LoopWindow Value;
+  };
+  std::vector<Window> Windows;
+};
+
+/// What the plugin hands the engine with a launch (LaunchRequest's
+/// BackendLaunch): the kernel and libomptarget's launch arguments.
+struct BackEndLaunch {
+  HeteroKernel *Kernel = nullptr;
+  const KernelArgsTy *Args = nullptr;
+};
+
+class BackEnds final : public Backend {
+public:
+  using GenericPluginTy = llvm::omp::target::plugin::GenericPluginTy;
+
+  BackEnds(const Settings &S, DataLayer &Layer) : Config(S), Layer(Layer) {}
+
+  /// Starts the back ends and StarPU; fills the pool. An error when nothing
+  /// can run kernels; a setting the back ends cannot honour goes to
+  /// SettingErrors (the plugin then stops).
+  llvm::Error start(StarPUPool &Workers,
+                    std::vector<std::string> &SettingErrors);
+  void stop();
+  const Pool &members() const { return Members; }
+  GenericPluginTy &host() { return *Host; }
+
+  /// Records an image libomptarget offers; false for a kind hetero cannot
+  /// run.
+  bool addImage(__tgt_device_image *Image);
+  /// Loads the binary of Image on every member (once).
+  ImageGroup *loadBinary(__tgt_device_image *Image);
+  /// Kernel Name of the binary on every member, with its descriptor and
+  /// windows; null when no member has it.
+  HeteroKernel *kernel(ImageGroup &G, const char *Name);
+  /// Global Name of the binary: its hetero address (the x86_64 image's
+  /// copy), every member's copy registered with the data layer.
+  void *global(ImageGroup &G, uint64_t Size, const char *Name);
+  /// The binary's `declare target indirect` functions on every member.
+  void loadIndirectFunctions(ImageGroup &G, IndirectFunctions &Out);
+
+  bool run(const void *Launch, const ChunkRun &C) override;
+
+  void setInfoFlag(uint32_t Level);
+  void setDeviceIdentifier(int32_t UserId);
+
+private:
+  void startCuda();
+  void startCudaDevices();
+  void addMembers(StarPUPool &Workers, int NumSim, bool CpuSide);
+  void reportBus(const StarPUPool &Workers) const;
+  void loadOnMembers(ImageGroup &G);
+  void loadDescriptor(ImageGroup &G, HeteroKernel &K);
+  void findWindows(ImageGroup &G, HeteroKernel &K);
+  bool setWindow(size_t M, HeteroKernel &K, const ChunkRun &C);
+
+  const Settings &Config;
+  DataLayer &Layer;
+  std::unique_ptr<GenericPluginTy> Cuda, Host;
+  int NumCudaDevices = 0;
+  int NumSimulated = 0;
+  std::vector<bool> CudaUsable;
+  // OpenMP threads of the CPU pool's kernels without a thread_limit clause
+  // (HETERO_CPU_THREADS; default: a core per GPU left to its StarPU worker).
+  int CpuThreads = 0;
+  Pool Members;
+  ImageTable Images;
+  std::mutex KernelsMutex;
+  std::vector<std::unique_ptr<HeteroKernel>> Kernels;
+};
+
+} // namespace hetero
+
+#endif // HETERO_PLUGIN_BACKENDS_H

@@ -1,0 +1,99 @@
+//===- Engine.h - One OpenMP device over the pool ---------------*- C++ -*-===//
+//
+// The engine owns every decision of a launch: which members run it
+// (Policy.h), how its iterations are cut (ChunkPlan.h), where its data must
+// be valid (DataLayer.h), what happens when a member has no room or fails,
+// and what the statistics say. There is one launch path: a whole launch is a
+// launch of one chunk, so a member without room, a failed member and the
+// rerun elsewhere are handled once.
+//
+// A launch of a splittable kernel evaluates its descriptor with the launch's
+// arguments, cuts the iteration space into contiguous chunks by member
+// share, makes each chunk's read and write sections valid on its member's
+// node (only missing bytes move), runs the chunks concurrently (one task per
+// chunk on its member's worker), and leaves each chunk's write sections
+// valid on its node only. Reduction variables get a private copy per chunk,
+// set to the identity; the partials are combined on the host in chunk order,
+// then with the variable's value (Reduction.h). Anything that makes a split
+// unsafe or impossible (KernelDescriptor.h, ChunkPlan.h) runs the launch
+// whole, with the reason in the statistics.
+//
+// A member without room for its chunks' data leaves that launch (its
+// iterations go to the others; a whole launch tries the next member). A
+// member on which a kernel fails leaves the pool: what it alone held goes to
+// the host, and its chunks run again elsewhere; a chunk that updated in
+// place data that lived only there cannot, and the launch fails.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_ENGINE_H
+#define HETERO_ENGINE_H
+
+#include "hetero/Backend.h"
+#include "hetero/DataLayer.h"
+#include "hetero/IndirectCalls.h"
+#include "hetero/KernelStats.h"
+#include "hetero/Policy.h"
+#include "hetero/Pool.h"
+#include "hetero/Settings.h"
+
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace hetero {
+
+/// Runs the tasks concurrently, each on its worker (-1: the calling thread),
+/// one worker's tasks in order, and returns whether each succeeded.
+using TaskRunner = std::function<std::vector<bool>(
+    const std::vector<std::pair<int, std::function<bool()>>> &Tasks)>;
+
+struct LaunchRequest {
+  const KernelTraits *Kernel = nullptr;
+  /// The kernel arguments as libomptarget passes them (hetero addresses or
+  /// literal values) and the offsets the kernel adds to them.
+  std::vector<uintptr_t> Args;
+  std::vector<ptrdiff_t> Offsets;
+  /// libomptarget's trip count of the loop, 0 when unknown.
+  uint64_t TripCount = 0;
+  /// Handed back to Backend::run.
+  const void *BackendLaunch = nullptr;
+};
+
+class Engine {
+public:
+  Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
+         TaskRunner Run);
+
+  /// One launch, split or whole, with recovery. False when it failed: the
+  /// error is printed.
+  bool launch(const LaunchRequest &R);
+
+  const Pool &pool() const { return Members; }
+  IndirectFunctions &indirect() { return Indirect; }
+  /// HETERO_STATS' lines.
+  void printStats(FILE *Out);
+  /// What the last launch did (tests, diagnostics).
+  const KernelStats::Launch &lastLaunch() const { return Last; }
+  /// Waits until no launch runs on any member.
+  void waitIdle() { std::lock_guard<std::mutex> Idle(LaunchMutex); }
+
+private:
+  friend class LaunchRun;
+  const Settings &Config;
+  DataLayer &Layer;
+  Pool Members;
+  Backend &Back;
+  TaskRunner Run;
+  Policy Decide;
+  IndirectFunctions Indirect;
+  KernelStats Stats;
+  KernelStats::Launch Last;
+  // One launch at a time, so that the bytes copied during a launch are its.
+  std::mutex LaunchMutex;
+};
+
+} // namespace hetero
+
+#endif // HETERO_ENGINE_H

@@ -1,0 +1,65 @@
+//===- Engine.cpp - One OpenMP device over the pool -----------------------===//
+#include "hetero/Engine.h"
+
+#include "LaunchRun.h"
+#include "hetero/Log.h"
+
+namespace hetero {
+
+Backend::~Backend() = default;
+
+Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
+               TaskRunner Run)
+    : Config(S), Layer(Layer), Members(std::move(Members)), Back(B),
+      Run(std::move(Run)), Decide(S) {}
+
+bool Engine::launch(const LaunchRequest &R) {
+  std::lock_guard<std::mutex> Lock(LaunchMutex);
+  const KernelTraits &K = *R.Kernel;
+  TransferStats &T = Layer.stats();
+  uint64_t H2D = T.BytesH2D, D2D = T.BytesD2D, D2H = T.BytesD2H;
+  auto Covers = [&](size_t M) { return Indirect.covers(M, R.Args); };
+  auto MayRun = [&](size_t M) { return Decide.mayRun(Members, M, K, Covers); };
+
+  KernelStats::Launch Rec;
+  std::string Reason;
+  std::vector<Share> Shares = Decide.splitShares(Members, K, MayRun, Reason);
+  LaunchRun::Outcome Outcome = LaunchRun::Outcome::NotSplit;
+  if (!Shares.empty()) {
+    LaunchRun Split(*this, R, Rec);
+    Outcome = Split.split(Shares, Reason);
+  }
+  if (Outcome == LaunchRun::Outcome::NotSplit) {
+    Rec = KernelStats::Launch();
+    Rec.Reason = Reason;
+    info(2, "launch %s not split: %s", K.Name.c_str(), Reason.c_str());
+    if (Decide.offGpu(Members, K))
+      info(1, "launch %s: CPU members only (%s)", K.Name.c_str(),
+           K.Desc->hostOnly().c_str());
+    LaunchRun Whole(*this, R, Rec);
+    Outcome = Whole.whole(Decide.wholeOrder(Members, MayRun), Reason);
+  } else if (Outcome == LaunchRun::Outcome::Done) {
+    std::string Who;
+    for (const auto &[Name, U] : Rec.Members)
+      Who +=
+          (Who.empty() ? "" : ", ") + Name + ":" + std::to_string(U.Iterations);
+    info(1, "launch %s split: %s", K.Name.c_str(), Who.c_str());
+  }
+  Rec.H2D = T.BytesH2D - H2D;
+  Rec.D2D = T.BytesD2D - D2D;
+  Rec.D2H = T.BytesD2H - D2H;
+  if (Config.Stats)
+    Stats.record(K.Name, Rec);
+  Last = Rec;
+  return Outcome == LaunchRun::Outcome::Done;
+}
+
+void Engine::printStats(FILE *Out) {
+  if (!Config.Stats)
+    return;
+  TransferStats &T = Layer.stats();
+  Stats.print(Out, T.BytesH2D, T.BytesD2D, T.BytesD2H);
+  fflush(Out);
+}
+
+} // namespace hetero

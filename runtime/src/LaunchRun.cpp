@@ -1,0 +1,481 @@
+//===- LaunchRun.cpp - One launch, from plan to finished ------------------===//
+#include "LaunchRun.h"
+
+#include "hetero/Log.h"
+#include "hetero/Reduction.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+namespace hetero {
+
+LaunchRun::LaunchRun(Engine &E, const LaunchRequest &R,
+                     KernelStats::Launch &Rec)
+    : E(E), Layer(E.Layer), R(R), K(*R.Kernel), Rec(Rec),
+      Usage(E.Members.size()) {}
+
+LaunchRun::~LaunchRun() { releasePrivates(); }
+
+void LaunchRun::releasePrivates() {
+  for (auto &Copies : Privates)
+    for (void *P : Copies)
+      if (P)
+        (void)Layer.release(P);
+  Privates.clear();
+}
+
+//===--- Planning a split
+//----------------------------------------------------===//
+
+bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
+  const KernelDescriptor &D = *K.Desc;
+  if (D.maxArgIndex() >= static_cast<int>(R.Args.size())) {
+    Reason = "descriptor names argument " + std::to_string(D.maxArgIndex()) +
+             " of " + std::to_string(R.Args.size());
+    return false;
+  }
+  Env = DescEnv();
+  for (size_t A = 0; A < R.Args.size(); ++A)
+    Env.Args.push_back(R.Args[A] + R.Offsets[A]);
+  Env.Load = [this](uint64_t Addr, void *Dst, unsigned Bytes) {
+    std::optional<BufferInfo> B = Layer.find(Addr);
+    return B && Addr + Bytes <= B->base() + B->Size &&
+           Layer.read(Dst, reinterpret_cast<const void *>(Addr), Bytes).ok();
+  };
+  std::string Err;
+  if (!tripCounts(D, Env, Trips, Err)) {
+    Reason = "trip count not computable: " + Err;
+    return false;
+  }
+  if (!planChunks(Shares, Reason))
+    return false;
+  if (Chunks.empty())
+    return true; // a loop without iterations
+  Reachable = Layer.kernelBuffers(R.Args);
+  for (const BufferInfo &B : Reachable)
+    if (B.HostResident) {
+      Reason = "uses host-resident memory";
+      return false;
+    }
+  Externals = Layer.externalBuffers();
+  std::vector<ChunkSpec> Specs;
+  for (const Chunk &C : Chunks)
+    Specs.push_back({C.Member, C.Lo, C.Hi});
+  std::vector<ChunkSections> Sections;
+  if (!resolveSections(D, Env, R.Args, Trips, Layer, Specs, Sections, Reason))
+    return false;
+  for (size_t C = 0; C < Chunks.size(); ++C)
+    Chunks[C].Sections = std::move(Sections[C]);
+  for (const DescReduction &Red : D.reductions())
+    if (!Layer.find(Env.Args[Red.Arg])) {
+      Reason = "reduction variable outside mapped memory";
+      return false;
+    }
+  if (!makePrivates()) {
+    Reason = "no room for reduction copies";
+    return false;
+  }
+  return true;
+}
+
+/// Cuts the iteration space by the shares; no chunks for an empty loop.
+bool LaunchRun::planChunks(const std::vector<Share> &Shares,
+                           std::string &Reason) {
+  uint64_t Total = 1;
+  for (uint64_t N : Trips)
+    Total *= N; // tripCounts checked the product
+  // libomptarget computes an empty loop's count as a negative number cast
+  // to unsigned; anything else that differs means the descriptor is wrong.
+  bool RuntimeEmpty =
+      static_cast<int64_t>(R.TripCount) <= 0 ||
+      (R.TripCount <= UINT32_MAX && static_cast<int32_t>(R.TripCount) <= 0);
+  Chunks.clear();
+  if (Total == 0 && (R.TripCount == 0 || RuntimeEmpty))
+    return true;
+  if (R.TripCount && R.TripCount != Total) {
+    Reason = "trip count " + std::to_string(R.TripCount) +
+             " differs from the descriptor's " + std::to_string(Total);
+    return false;
+  }
+  std::vector<double> Weights;
+  for (const Share &S : Shares)
+    Weights.push_back(S.Weight);
+  for (const ChunkSpec &S :
+       splitIterations(Total, Weights, E.Config.Chunks, E.Config.MinChunk)) {
+    Chunk C;
+    C.Member = Shares[S.Member].Member;
+    C.Lo = S.Lo;
+    C.Hi = S.Hi;
+    Chunks.push_back(std::move(C));
+  }
+  if (Chunks.size() < 2) {
+    Reason = Total < 2 ? "fewer than two iterations" : "one member, one chunk";
+    return false;
+  }
+  return true;
+}
+
+Status LaunchRun::makePrivates() {
+  const std::vector<DescReduction> &Reds = K.Desc->reductions();
+  Privates.assign(Reds.size(), std::vector<void *>(Chunks.size(), nullptr));
+  for (size_t Red = 0; Red < Reds.size(); ++Red)
+    for (void *&P : Privates[Red])
+      if (!(P = Layer.allocate(reductionSize(Reds[Red].Type))))
+        return Status::error(StatusCode::NoRoom, "no room for a reduction");
+  for (size_t C = 0; C < Chunks.size(); ++C)
+    if (Status S = resetPrivates(C); !S)
+      return S;
+  return Status();
+}
+
+Status LaunchRun::resetPrivates(size_t C) {
+  for (size_t Red = 0; Red < Privates.size(); ++Red) {
+    const DescReduction &D = K.Desc->reductions()[Red];
+    unsigned char Identity[8] = {};
+    reductionIdentity(D.Op, D.Type, Identity);
+    if (Status S =
+            Layer.write(Privates[Red][C], Identity, reductionSize(D.Type));
+        !S)
+      return S;
+  }
+  return Status();
+}
+
+//===--- Data
+//----------------------------------------------------------------===//
+
+Status LaunchRun::prepare(Chunk &C) {
+  NodeId Node = member(C.Member).Node;
+  if (C.Whole) {
+    C.NodeArgs = R.Args;
+    if (Status S = Layer.acquireWhole(Node, C.NodeArgs, C.Touched); !S)
+      return S;
+    for (size_t A = 0; A < C.NodeArgs.size(); ++A)
+      C.NodeArgs[A] += R.Offsets[A];
+    E.Indirect.translate(C.Member, C.NodeArgs);
+    return Status();
+  }
+  if (Status S = prepareSections(C); !S)
+    return S;
+  C.NodeArgs.assign(R.Args.size(), 0);
+  for (size_t A = 0; A < R.Args.size(); ++A) {
+    if (Status S = Layer.translate(Node, R.Args[A], C.NodeArgs[A]); !S)
+      return S;
+    C.NodeArgs[A] += R.Offsets[A];
+  }
+  E.Indirect.translate(C.Member, C.NodeArgs);
+  return preparePrivates(static_cast<size_t>(&C - Chunks.data()));
+}
+
+Status LaunchRun::prepareSections(Chunk &C) {
+  NodeId Node = member(C.Member).Node;
+  // Globals are read without being passed; split kernels never write them.
+  for (const BufferInfo &B : C.Sections.ReadAny ? Reachable : Externals)
+    if (Status S = Layer.makeValid(Node, B.Id, 0, B.Size); !S)
+      return S;
+  for (const BufferAccess &A : C.Sections.Buffers) {
+    // Write sections too: they over-approximate what the chunk writes, and
+    // afterwards they are valid on this node only.
+    RangeSet Need = A.Read;
+    for (const Range &W : A.Write.ranges())
+      Need.insert(W.Lo, W.Hi);
+    for (const Range &N : Need.ranges())
+      if (Status S = Layer.makeValid(Node, A.B.Id, N.Lo, N.Hi); !S)
+        return S;
+  }
+  return Status();
+}
+
+Status LaunchRun::preparePrivates(size_t C) {
+  NodeId Node = member(Chunks[C].Member).Node;
+  for (size_t Red = 0; Red < Privates.size(); ++Red) {
+    auto P = reinterpret_cast<uintptr_t>(Privates[Red][C]);
+    size_t Size = reductionSize(K.Desc->reductions()[Red].Type);
+    if (Status S = Layer.makeValid(Node, P, 0, Size); !S)
+      return S;
+    if (Status S = Layer.translate(
+            Node, P, Chunks[C].NodeArgs[K.Desc->reductions()[Red].Arg]);
+        !S)
+      return S;
+  }
+  return Status();
+}
+
+//===--- Running
+//-------------------------------------------------------------===//
+
+std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
+  std::vector<double> Seconds(Which.size(), 0);
+  std::vector<std::pair<int, std::function<bool()>>> Tasks;
+  for (size_t I = 0; I < Which.size(); ++I) {
+    Tasks.push_back(
+        {member(Chunks[Which[I]].Member).WorkerId, [this, I, &Which, &Seconds] {
+           const Chunk &C = Chunks[Which[I]];
+           ChunkRun Run;
+           Run.Member = C.Member;
+           Run.Windowed = !C.Whole;
+           Run.Lo = C.Lo;
+           Run.Hi = C.Hi;
+           Run.Args = C.NodeArgs;
+           auto Start = std::chrono::steady_clock::now();
+           bool Ok = E.Back.run(R.BackendLaunch, Run);
+           Seconds[I] = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - Start)
+                            .count();
+           return Ok;
+         }});
+  }
+  std::vector<bool> Ok = E.Run(Tasks);
+  for (size_t I = 0; I < Which.size(); ++I) {
+    const Chunk &C = Chunks[Which[I]];
+    Usage[C.Member].BusySeconds += Seconds[I];
+    if (Ok[I])
+      Usage[C.Member].Iterations += C.Whole ? R.TripCount : C.Hi - C.Lo;
+  }
+  return Ok;
+}
+
+/// A chunk that updates in place (reads what it writes) cannot run again if
+/// the only copy of those bytes was on the failed member; a whole kernel
+/// may update anything it reaches.
+Status LaunchRun::checkRerunnable(size_t M, const Chunk &C) {
+  NodeId Node = member(M).Node;
+  auto LivedThere = [&] {
+    return Status::error(StatusCode::KernelFailed,
+                         "kernel " + K.Name + " failed on " + name(M) +
+                             " and its data lived only there");
+  };
+  if (C.Whole) {
+    for (BufferId B : C.Touched)
+      if (!Layer.validOnlyOn(Node, B).empty())
+        return LivedThere();
+    return Status();
+  }
+  for (const BufferAccess &A : C.Sections.Buffers) {
+    RangeSet Only = Layer.validOnlyOn(Node, A.B.Id);
+    for (const Range &W : A.Write.ranges())
+      for (const Range &Rd : A.Read.intersect(W.Lo, W.Hi))
+        if (!Only.intersect(Rd.Lo, Rd.Hi).empty())
+          return LivedThere();
+  }
+  return Status();
+}
+
+Status LaunchRun::evacuate(size_t M, const std::vector<size_t> &Again) {
+  NodeId Node = member(M).Node;
+  std::vector<BufferId> Touched;
+  for (const BufferInfo &B : Reachable)
+    Touched.push_back(B.Id);
+  for (size_t C : Again) {
+    for (const BufferAccess &A : Chunks[C].Sections.Buffers)
+      Touched.push_back(A.B.Id);
+    Touched.insert(Touched.end(), Chunks[C].Touched.begin(),
+                   Chunks[C].Touched.end());
+    if (Chunks[C].Member == M)
+      if (Status S = checkRerunnable(M, Chunks[C]); !S)
+        return S;
+  }
+  std::sort(Touched.begin(), Touched.end());
+  Touched.erase(std::unique(Touched.begin(), Touched.end()), Touched.end());
+  // Everything else that lived only there goes to the host, then the node's
+  // copies are forgotten. The chunks' own write sections come along too:
+  // they are written again, with the same values, when the chunks rerun.
+  for (BufferId B : Touched)
+    for (const Range &Rg : Layer.validOnlyOn(Node, B).ranges())
+      if (Status S = Layer.makeValid(HostNode, B, Rg.Lo, Rg.Hi); !S)
+        return S;
+  if (!Layer.discardNode(Node, Touched))
+    return Status::error(StatusCode::CopyFailed,
+                         "the data of " + name(M) + " could not be moved");
+  return Status();
+}
+
+bool LaunchRun::runAndRecover(
+    const std::function<size_t(const Chunk &)> &Next) {
+  std::vector<size_t> Pending(Chunks.size());
+  for (size_t C = 0; C < Chunks.size(); ++C)
+    Pending[C] = C;
+  while (!Pending.empty()) {
+    std::vector<bool> Ok = runChunks(Pending);
+    std::set<size_t> Failed;
+    for (size_t I = 0; I < Pending.size(); ++I)
+      if (!Ok[I])
+        Failed.insert(Chunks[Pending[I]].Member);
+    if (Failed.empty())
+      return true;
+    std::vector<size_t> Again;
+    for (size_t C = 0; C < Chunks.size(); ++C)
+      if (Failed.count(Chunks[C].Member))
+        Again.push_back(C);
+    for (size_t M : Failed) {
+      E.Members[M].Failed = true;
+      error("kernel %s failed on %s; %s leaves the pool", K.Name.c_str(),
+            name(M).c_str(), name(M).c_str());
+      if (Status S = evacuate(M, Again); !S) {
+        error("%s", S.message().c_str());
+        return false;
+      }
+    }
+    for (size_t C : Again) {
+      size_t To = Next(Chunks[C]);
+      if (To >= E.Members.size()) {
+        error("kernel %s: no other member can run its chunks", K.Name.c_str());
+        return false;
+      }
+      Chunks[C].Member = To;
+      Status S = resetPrivates(C);
+      if (S)
+        S = prepare(Chunks[C]);
+      if (!S) {
+        error("kernel %s: %s", K.Name.c_str(), S.message().c_str());
+        return false;
+      }
+    }
+    Pending = Again;
+  }
+  return true;
+}
+
+//===--- Finishing
+//-----------------------------------------------------------===//
+
+void LaunchRun::finish() {
+  for (size_t C = 0; C < Chunks.size(); ++C) {
+    NodeId Node = member(Chunks[C].Member).Node;
+    if (Chunks[C].Whole) {
+      Layer.releaseWhole(Node, Chunks[C].Touched);
+      continue;
+    }
+    for (const BufferAccess &A : Chunks[C].Sections.Buffers)
+      for (const Range &W : A.Write.ranges())
+        Layer.markWritten(Node, A.B.Id, W.Lo, W.Hi);
+    for (auto &Copies : Privates)
+      Layer.markWritten(Node, reinterpret_cast<uintptr_t>(Copies[C]), 0,
+                        sizeof(uint64_t));
+  }
+}
+
+Status LaunchRun::combineReductions() {
+  for (size_t Red = 0; Red < Privates.size(); ++Red) {
+    const DescReduction &D = K.Desc->reductions()[Red];
+    size_t Size = reductionSize(D.Type);
+    std::vector<unsigned char> Partials(Size * Chunks.size());
+    for (size_t C = 0; C < Chunks.size(); ++C)
+      if (Status S = Layer.read(&Partials[C * Size], Privates[Red][C], Size);
+          !S)
+        return S;
+    unsigned char Value[8];
+    void *Var = reinterpret_cast<void *>(Env.Args[D.Arg]);
+    if (Status S = Layer.read(Value, Var, Size); !S)
+      return S;
+    reductionCombineChunks(D.Op, D.Type, Value, Partials.data(), Chunks.size());
+    if (Status S = Layer.write(Var, Value, Size); !S)
+      return S;
+  }
+  return Status();
+}
+
+void LaunchRun::recordUsage() {
+  for (size_t M = 0; M < Usage.size(); ++M)
+    if (Usage[M].Iterations || Usage[M].BusySeconds > 0)
+      Rec.Members.push_back({name(M), Usage[M]});
+}
+
+//===--- The two shapes of a launch --------------------------------------===//
+
+LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
+                                    std::string &Reason) {
+  std::string NoRoomFirst;
+  for (;;) {
+    releasePrivates();
+    if (!plan(Shares, Reason)) {
+      if (!NoRoomFirst.empty())
+        Reason = "no room on " + NoRoomFirst + ", then " + Reason;
+      return Outcome::NotSplit;
+    }
+    // Nothing has run yet: a member without room leaves this launch.
+    auto NoRoom = std::find_if(Chunks.begin(), Chunks.end(),
+                               [&](Chunk &C) { return !prepare(C).ok(); });
+    if (NoRoom == Chunks.end())
+      break;
+    size_t M = NoRoom->Member;
+    warning("kernel %s: %s has no room for its chunks' data; the other "
+            "members take its iterations",
+            K.Name.c_str(), name(M).c_str());
+    if (NoRoomFirst.empty())
+      NoRoomFirst = name(M);
+    Shares.erase(std::remove_if(Shares.begin(), Shares.end(),
+                                [M](const Share &S) { return S.Member == M; }),
+                 Shares.end());
+  }
+  if (Chunks.empty()) {
+    Rec.Split = true; // nothing to run: the kernel has no effect
+    return Outcome::Done;
+  }
+  // A failed member's chunks go to the last healthy member of the split
+  // (the CPU pool when it takes part).
+  auto Next = [&](const Chunk &) {
+    for (size_t I = Shares.size(); I-- > 0;)
+      if (!member(Shares[I].Member).Failed)
+        return Shares[I].Member;
+    return E.Members.size();
+  };
+  bool Ok = runAndRecover(Next);
+  recordUsage();
+  if (!Ok)
+    return Outcome::Failed;
+  finish();
+  if (Status S = combineReductions(); !S) {
+    error("kernel %s: %s", K.Name.c_str(), S.message().c_str());
+    return Outcome::Failed;
+  }
+  Rec.Split = true;
+  return Outcome::Done;
+}
+
+LaunchRun::Outcome LaunchRun::whole(const WholeChoice &Choice,
+                                    const std::string &NotSplit) {
+  if (Choice.Order.empty()) {
+    error("no pool member can run kernel %s", K.Name.c_str());
+    return Outcome::Failed;
+  }
+  Chunks.assign(1, Chunk());
+  Chunks[0].Whole = true;
+  size_t First = 0;
+  for (; First < Choice.Order.size(); ++First) {
+    Chunks[0].Member = Choice.Order[First];
+    Status S = prepare(Chunks[0]);
+    if (S)
+      break;
+    if (S.code() != StatusCode::NoRoom) {
+      error("kernel %s: %s", K.Name.c_str(), S.message().c_str());
+      return Outcome::Failed;
+    }
+    warning("kernel %s does not fit on %s (%s); trying the next member",
+            K.Name.c_str(), name(Choice.Order[First]).c_str(),
+            S.message().c_str());
+  }
+  if (First == Choice.Order.size()) {
+    error("kernel %s fits on no member of the pool", K.Name.c_str());
+    return Outcome::Failed;
+  }
+  auto Next = [&](const Chunk &) {
+    for (size_t I = First + 1; I < Choice.Order.size(); ++I)
+      if (!member(Choice.Order[I]).Failed)
+        return Choice.Order[I];
+    return E.Members.size();
+  };
+  bool Ok = runAndRecover(Next);
+  recordUsage();
+  if (!Ok)
+    return Outcome::Failed;
+  finish();
+  info(1, "launch %s on %s (whole kernel: %s), not split: %s", K.Name.c_str(),
+       name(Chunks[0].Member).c_str(),
+       Chunks[0].Member == Choice.Order[0] ? Choice.Reason.c_str() : "fallback",
+       NotSplit.c_str());
+  return Outcome::Done;
+}
+
+} // namespace hetero

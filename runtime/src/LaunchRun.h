@@ -1,0 +1,86 @@
+//===- LaunchRun.h - One launch, from plan to finished ----------*- C++ -*-===//
+//
+// Private to the engine (Engine.h says what a launch does). A LaunchRun is
+// one launch: a plan of chunks (a split's, or the one chunk of a whole
+// launch), their data made valid on their members' nodes, the chunks run,
+// failed members' chunks run again elsewhere, and the results recorded.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_LAUNCHRUN_H
+#define HETERO_LAUNCHRUN_H
+
+#include "hetero/ChunkPlan.h"
+#include "hetero/Engine.h"
+
+#include <string>
+#include <vector>
+
+namespace hetero {
+
+class LaunchRun {
+public:
+  enum class Outcome { Done, NotSplit, Failed };
+
+  LaunchRun(Engine &E, const LaunchRequest &R, KernelStats::Launch &Rec);
+  ~LaunchRun();
+  LaunchRun(const LaunchRun &) = delete;
+  LaunchRun &operator=(const LaunchRun &) = delete;
+
+  /// Splits the launch over Shares. NotSplit, with Reason, when it cannot
+  /// be split: then nothing has run and no data has changed.
+  Outcome split(std::vector<Share> Shares, std::string &Reason);
+  /// Runs the launch whole on the first member of Choice that has room for
+  /// its data, the others as fallbacks. NotSplit says why it is whole.
+  Outcome whole(const WholeChoice &Choice, const std::string &NotSplit);
+
+private:
+  struct Chunk {
+    size_t Member = 0; // pool index
+    uint64_t Lo = 0, Hi = 0;
+    bool Whole = false;
+    ChunkSections Sections;        // a split's chunk
+    std::vector<BufferId> Touched; // a whole chunk
+    std::vector<uintptr_t> NodeArgs;
+  };
+
+  Engine &E;
+  DataLayer &Layer;
+  const LaunchRequest &R;
+  const KernelTraits &K;
+  KernelStats::Launch &Rec;
+  DescEnv Env;
+  std::vector<uint64_t> Trips;
+  std::vector<Chunk> Chunks;
+  std::vector<BufferInfo> Reachable, Externals;
+  /// Per reduction line, per chunk: the chunk's private copy.
+  std::vector<std::vector<void *>> Privates;
+  std::vector<MemberUsage> Usage; // per pool member
+
+  const Member &member(size_t M) const { return E.Members[M]; }
+  std::string name(size_t M) const { return member(M).name(); }
+  bool plan(const std::vector<Share> &Shares, std::string &Reason);
+  bool planChunks(const std::vector<Share> &Shares, std::string &Reason);
+  void releasePrivates();
+  Status makePrivates();
+  Status resetPrivates(size_t C);
+  /// Makes chunk C's data valid on its member's node and translates its
+  /// arguments there.
+  Status prepare(Chunk &C);
+  Status prepareSections(Chunk &C);
+  Status preparePrivates(size_t C);
+  std::vector<bool> runChunks(const std::vector<size_t> &Which);
+  /// Runs every chunk; the chunks of a member that fails run again on
+  /// Next(chunk) (the member to try, or the pool size when there is none).
+  bool runAndRecover(const std::function<size_t(const Chunk &)> &Next);
+  /// Moves what only failed member M holds to the host and forgets M's
+  /// copies, so that the chunks Again can run elsewhere.
+  Status evacuate(size_t M, const std::vector<size_t> &Again);
+  Status checkRerunnable(size_t M, const Chunk &C);
+  void finish();
+  Status combineReductions();
+  void recordUsage();
+};
+
+} // namespace hetero
+
+#endif // HETERO_LAUNCHRUN_H
