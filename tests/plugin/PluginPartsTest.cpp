@@ -1,0 +1,117 @@
+//===- PluginPartsTest.cpp - The plugin's parts that need no GPU ----------===//
+//
+// The image table (a binary's images grouped), symbol lookup in an ELF image,
+// the protection of host memory (const globals are never written) and the
+// CPU teams' thread limits, each on real inputs: this test binary's own ELF
+// file, its own read-only and writable data, and libomp.
+//
+//===----------------------------------------------------------------------===//
+#include "CpuTeam.h"
+#include "HostMappings.h"
+#include "ImageSymbols.h"
+#include "ImageTable.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <omp.h>
+#include <string>
+#include <vector>
+
+using namespace hetero;
+
+extern "C" int heteroPluginTestSymbol(int X) { return X + 1; }
+
+namespace {
+
+/// This test binary's own ELF file, as an offload image.
+struct OwnImage {
+  std::vector<char> Bytes;
+  __tgt_device_image Img{};
+  OwnImage() {
+    std::ifstream In("/proc/self/exe", std::ios::binary);
+    Bytes.assign(std::istreambuf_iterator<char>(In),
+                 std::istreambuf_iterator<char>());
+    Img.ImageStart = Bytes.data();
+    Img.ImageEnd = Bytes.data() + Bytes.size();
+  }
+};
+
+const int ReadOnlyTable[1024] = {1, 2, 3};
+int WritableTable[1024] = {1, 2, 3};
+
+} // namespace
+
+TEST(ImageTable, ImagesOfOneBinaryShareAGroup) {
+  __tgt_offload_entry EntriesA[2] = {}, EntriesB[1] = {};
+  __tgt_device_image X86A{}, Cuda80A{}, Cuda90A{}, X86B{};
+  X86A.EntriesBegin = Cuda80A.EntriesBegin = Cuda90A.EntriesBegin = EntriesA;
+  X86B.EntriesBegin = EntriesB;
+  ImageTable T;
+  T.add(&Cuda80A, ImageKind::Cuda);
+  T.add(&X86A, ImageKind::Host);
+  T.add(&Cuda90A, ImageKind::Cuda);
+  T.add(&Cuda90A, ImageKind::Cuda); // offered twice, kept once
+  T.add(&X86B, ImageKind::Host);
+  ImageGroup *A = T.groupOf(&Cuda90A);
+  ASSERT_NE(A, nullptr);
+  EXPECT_EQ(A, T.groupOf(&X86A));
+  EXPECT_EQ(A->HostImage, &X86A);
+  EXPECT_EQ(A->CudaImages, (std::vector<__tgt_device_image *>{&Cuda80A,
+                                                              &Cuda90A}));
+  ImageGroup *B = T.groupOf(&X86B);
+  ASSERT_NE(B, nullptr);
+  EXPECT_NE(A, B);
+  EXPECT_TRUE(B->CudaImages.empty());
+  __tgt_device_image Unknown{};
+  __tgt_offload_entry Other[1] = {};
+  Unknown.EntriesBegin = Other;
+  EXPECT_EQ(T.groupOf(&Unknown), nullptr);
+}
+
+TEST(ImageSymbols, DefinedSymbolsOfAnElfImage) {
+  OwnImage Own;
+  ASSERT_GT(Own.Bytes.size(), 64u);
+  EXPECT_TRUE(imageDefinesSymbol(&Own.Img, "heteroPluginTestSymbol"));
+  EXPECT_TRUE(imageDefinesSymbol(&Own.Img, "main"));
+  EXPECT_FALSE(imageDefinesSymbol(&Own.Img, "noSuchSymbolAnywhere_xyz"));
+  // Used, not defined here (libomp defines it).
+  EXPECT_FALSE(imageDefinesSymbol(&Own.Img, "omp_get_thread_limit"));
+  // Not an ELF image: nothing is defined.
+  char Junk[64] = "not an elf file";
+  __tgt_device_image Bad{};
+  Bad.ImageStart = Junk;
+  Bad.ImageEnd = Junk + sizeof(Junk);
+  EXPECT_FALSE(imageDefinesSymbol(&Bad, "main"));
+}
+
+TEST(HostMappings, ConstDataIsNotWritable) {
+  EXPECT_FALSE(isHostMemoryWritable(ReadOnlyTable, sizeof(ReadOnlyTable)));
+  EXPECT_FALSE(isHostMemoryWritable("a string literal", 17));
+  EXPECT_TRUE(isHostMemoryWritable(WritableTable, sizeof(WritableTable)));
+  std::vector<double> Heap(100000);
+  EXPECT_TRUE(isHostMemoryWritable(Heap.data(), Heap.size() * sizeof(double)));
+  EXPECT_FALSE(isHostMemoryWritable(reinterpret_cast<void *>(16), 8));
+}
+
+TEST(CpuTeam, ThreadLimitsHoldForTheirScopeOnly) {
+  int Before = omp_get_thread_limit();
+  {
+    ScopedThreadLimit L(3);
+    EXPECT_EQ(omp_get_thread_limit(), 3);
+    int Team = 0;
+#pragma omp parallel num_threads(8)
+#pragma omp single
+    Team = omp_get_num_threads();
+    EXPECT_LE(Team, 3);
+    {
+      ScopedThreadLimit Inner(1);
+      EXPECT_EQ(omp_get_thread_limit(), 1);
+    }
+    EXPECT_EQ(omp_get_thread_limit(), 3);
+  }
+  EXPECT_EQ(omp_get_thread_limit(), Before);
+  ScopedThreadLimit None(0); // no clause, no cap: unchanged
+  EXPECT_EQ(omp_get_thread_limit(), Before);
+}
