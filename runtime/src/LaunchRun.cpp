@@ -291,8 +291,23 @@ Status LaunchRun::evacuate(size_t M, const std::vector<size_t> &Again) {
   return Status();
 }
 
+bool LaunchRun::replace(size_t C, const std::vector<size_t> &Order) {
+  for (size_t To : Order) {
+    Chunks[C].Member = To;
+    Status S = resetPrivates(C);
+    if (S)
+      S = prepare(Chunks[C]);
+    if (S)
+      return true;
+    warning("kernel %s: %s (%s); trying the next member", K.Name.c_str(),
+            name(To).c_str(), S.message().c_str());
+  }
+  error("kernel %s: no other member can run its chunks", K.Name.c_str());
+  return false;
+}
+
 bool LaunchRun::runAndRecover(
-    const std::function<size_t(const Chunk &)> &Next) {
+    const std::function<std::vector<size_t>()> &Candidates) {
   std::vector<size_t> Pending(Chunks.size());
   for (size_t C = 0; C < Chunks.size(); ++C)
     Pending[C] = C;
@@ -318,19 +333,14 @@ bool LaunchRun::runAndRecover(
       }
     }
     for (size_t C : Again) {
-      size_t To = Next(Chunks[C]);
-      if (To >= E.Members.size()) {
-        error("kernel %s: no other member can run its chunks", K.Name.c_str());
+      bool FailedCpuSide = member(Chunks[C].Member).cpuSide();
+      std::vector<size_t> Order;
+      for (bool OtherKind : {true, false})
+        for (size_t M : Candidates())
+          if ((member(M).cpuSide() != FailedCpuSide) == OtherKind)
+            Order.push_back(M);
+      if (!replace(C, Order))
         return false;
-      }
-      Chunks[C].Member = To;
-      Status S = resetPrivates(C);
-      if (S)
-        S = prepare(Chunks[C]);
-      if (!S) {
-        error("kernel %s: %s", K.Name.c_str(), S.message().c_str());
-        return false;
-      }
     }
     Pending = Again;
   }
@@ -413,15 +423,16 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
     Rec.Split = true; // nothing to run: the kernel has no effect
     return Outcome::Done;
   }
-  // A failed member's chunks go to the last healthy member of the split
-  // (the CPU pool when it takes part).
-  auto Next = [&](const Chunk &) {
+  // A failed member's chunks go to the healthy members of the split, the
+  // last first (the CPU pool when it takes part).
+  auto Candidates = [&] {
+    std::vector<size_t> Order;
     for (size_t I = Shares.size(); I-- > 0;)
       if (!member(Shares[I].Member).Failed)
-        return Shares[I].Member;
-    return E.Members.size();
+        Order.push_back(Shares[I].Member);
+    return Order;
   };
-  bool Ok = runAndRecover(Next);
+  bool Ok = runAndRecover(Candidates);
   recordUsage();
   if (!Ok)
     return Outcome::Failed;
@@ -460,13 +471,14 @@ LaunchRun::Outcome LaunchRun::whole(const WholeChoice &Choice,
     error("kernel %s fits on no member of the pool", K.Name.c_str());
     return Outcome::Failed;
   }
-  auto Next = [&](const Chunk &) {
-    for (size_t I = First + 1; I < Choice.Order.size(); ++I)
-      if (!member(Choice.Order[I]).Failed)
-        return Choice.Order[I];
-    return E.Members.size();
+  auto Candidates = [&] {
+    std::vector<size_t> Order;
+    for (size_t M : Choice.Order)
+      if (!member(M).Failed)
+        Order.push_back(M);
+    return Order;
   };
-  bool Ok = runAndRecover(Next);
+  bool Ok = runAndRecover(Candidates);
   recordUsage();
   if (!Ok)
     return Outcome::Failed;

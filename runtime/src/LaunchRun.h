@@ -69,9 +69,14 @@ private:
   Status prepareSections(Chunk &C);
   Status preparePrivates(size_t C);
   std::vector<bool> runChunks(const std::vector<size_t> &Which);
-  /// Runs every chunk; the chunks of a member that fails run again on
-  /// Next(chunk) (the member to try, or the pool size when there is none).
-  bool runAndRecover(const std::function<size_t(const Chunk &)> &Next);
+  /// Runs every chunk; the chunks of a member that fails run again on the
+  /// first of Candidates() (members that may run them, best first) that has
+  /// room, members of the other kind (another image) before the failed
+  /// member's own: a kernel that faults on one GPU most likely faults on
+  /// the next.
+  bool runAndRecover(const std::function<std::vector<size_t>()> &Candidates);
+  /// Places chunk C on the first of Order that has room for its data.
+  bool replace(size_t C, const std::vector<size_t> &Order);
   /// Moves what only failed member M holds to the host and forgets M's
   /// copies, so that the chunks Again can run elsewhere.
   Status evacuate(size_t M, const std::vector<size_t> &Again);

@@ -371,6 +371,46 @@ TEST_F(EngineFixture, WholeLaunchesRecoverOnceLikeSplitOnes) {
   EXPECT_TRUE(E.pool()[1].Failed);
 }
 
+// A kernel that fails on one GPU runs again on a member with another image
+// (a CPU-side one) before the next GPU: a fault of the kernel's NVPTX code
+// would take that GPU out too.
+TEST(EngineRecovery, FailedGpuChunksGoToTheOtherKindFirst) {
+  Settings Config;
+  DataLayer L;
+  NodeId G0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
+  NodeId G1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
+  Pool P = makePool(G0, G1);
+  P[0].Kind = P[1].Kind = MemberKind::Gpu; // two "GPUs" with private memories
+  TestBackend Back;
+  std::vector<size_t> Ran;
+  Back.Kernel = [&](size_t M, uint64_t, uint64_t,
+                    const std::vector<uintptr_t> &) {
+    Ran.push_back(M);
+    return M == 2; // the GPUs' image faults
+  };
+  Engine E(Config, L, P, Back, runConcurrently);
+  KernelDescriptor D;
+  std::string Err;
+  ASSERT_TRUE(
+      KernelDescriptor::parse("hetero-kernel 1\nsplit no calls 'f'\n", D, Err));
+  KernelTraits K;
+  K.Name = "k";
+  K.Desc = &D;
+  K.Loaded.assign(3, true);
+  K.Windowed.assign(3, false);
+  void *A = L.allocate(64);
+  char Zeros[64] = {};
+  ASSERT_TRUE(L.write(A, Zeros, sizeof(Zeros)).ok()); // valid on the host
+  LaunchRequest R;
+  R.Kernel = &K;
+  R.Args = {reinterpret_cast<uintptr_t>(A)};
+  R.Offsets = {0};
+  ASSERT_TRUE(E.launch(R));
+  EXPECT_EQ(Ran, (std::vector<size_t>{0, 2}));
+  EXPECT_TRUE(E.pool()[0].Failed);
+  EXPECT_FALSE(E.pool()[1].Failed);
+}
+
 TEST(EngineNoRoom, MemberWithoutRoomIsLeftOut) {
   Settings Config;
   DataLayer L;
