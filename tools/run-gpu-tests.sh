@@ -70,7 +70,7 @@ if [ "$what" = examples ] || [ "$what" = all ]; then
       echo "-- stock cuda plugin, $it sweeps"
       LIBOMPTARGET_PLUGIN=cuda "$here/bin/jacobi" 16384 $it 2>&1
       echo "-- hetero, $it sweeps"
-      LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 HETERO_MEMBERS=cuda:0,cuda:1 \
+      LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 HETERO_MEMBERS=cuda:0,cuda:1 HETERO_SHARES=fixed \
         "$here/bin/jacobi" 16384 $it 2>&1 | tee "$res/jacobi16k.$it.txt"
     done
     python3 - "$res/jacobi16k.20.txt" "$res/jacobi16k.40.txt" <<'PY'

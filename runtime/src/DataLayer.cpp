@@ -213,6 +213,32 @@ Status DataLayer::findRange(const void *Ptr, uint64_t Size, const char *What,
 //===--- The host's view: data_submit, data_retrieve, data_exchange
 //--------===//
 
+void DataLayer::setHomeNode(NodeId N) {
+  Lock L(Mutex);
+  Home = N >= 0 && size_t(N) < Nodes.size() ? N : HostNode;
+}
+
+NodeId DataLayer::homeNode() const {
+  Lock L(Mutex);
+  return Home;
+}
+
+bool DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
+                          uint64_t Size) {
+  // Pointer-sized writes may be pointer attachments, whose slots are kept in
+  // the host's view; host-resident buffers live on the host.
+  if (Home == HostNode || Size == sizeof(void *) || B.HostResident ||
+      B.External)
+    return false;
+  if (!ensureStorage(Home, B))
+    return false;
+  char *Dst = static_cast<char *>(B.NodePtr[Home]) + Off;
+  if (!Nodes[Home]->copyFromHost(Dst, Src, Size))
+    return false;
+  Stats.BytesH2D += Size;
+  return true;
+}
+
 Status DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
   Lock L(Mutex);
   Buffer *B;
@@ -223,8 +249,12 @@ Status DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
     return Status::error(StatusCode::ReadOnly,
                          "write of " + std::to_string(Size) +
                              " bytes to a const global of the device image");
-  std::memcpy(TgtPtr, Src, Size);
   forgetSlots(*B, Off, Off + Size);
+  if (writeHome(*B, Off, Src, Size)) {
+    markWrittenLocked(Home, *B, Off, Off + Size);
+    return Status();
+  }
+  std::memcpy(TgtPtr, Src, Size);
   // A pointer-sized write of a hetero address is a pointer attachment.
   if (Size == sizeof(void *)) {
     uintptr_t Value;
@@ -236,12 +266,62 @@ Status DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
   return Status();
 }
 
+bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
+                           Status &Result) {
+  uint64_t Hi = Off + Size;
+  // A pointer slot reads as its hetero address, which only the host's view
+  // has; a pointer-sized buffer may hold one a kernel stored.
+  if (B.Size == sizeof(void *) ||
+      B.PointerSlots.lower_bound(Off >= 7 ? Off - 7 : 0) !=
+          B.PointerSlots.lower_bound(Hi))
+    return false;
+  char *Out = static_cast<char *>(Dst);
+  // Host first (a memcpy), then the other nodes in order; bytes valid
+  // nowhere were never written and read as the host's (untouched) storage.
+  std::vector<Range> Missing = {{Off, Hi}};
+  for (NodeId S = 0; S < NodeId(Nodes.size()) && !Missing.empty(); ++S) {
+    std::vector<Range> StillMissing;
+    for (const Range &M : Missing) {
+      uint64_t Cursor = M.Lo;
+      for (const Range &Have : B.Valid[S].intersect(M.Lo, M.Hi)) {
+        if (Have.Lo > Cursor)
+          StillMissing.push_back({Cursor, Have.Lo});
+        const char *From = static_cast<char *>(B.NodePtr[S]) + Have.Lo;
+        uint64_t Len = Have.Hi - Have.Lo;
+        if (S == HostNode) {
+          std::memcpy(Out + (Have.Lo - Off), From, Len);
+        } else if (!Nodes[S]->copyToHost(Out + (Have.Lo - Off), From, Len)) {
+          Result = Status::error(StatusCode::CopyFailed,
+                                 "a copy of " + std::to_string(Len) +
+                                     " bytes from " + Nodes[S]->name() +
+                                     " to the host failed");
+          return true;
+        } else {
+          Stats.BytesD2H += Len;
+        }
+        Cursor = Have.Hi;
+      }
+      if (Cursor < M.Hi)
+        StillMissing.push_back({Cursor, M.Hi});
+    }
+    Missing.swap(StillMissing);
+  }
+  for (const Range &M : Missing)
+    std::memcpy(Out + (M.Lo - Off), reinterpret_cast<char *>(B.Base) + M.Lo,
+                M.Hi - M.Lo);
+  Result = Status();
+  return true;
+}
+
 Status DataLayer::read(void *Dst, const void *TgtPtr, uint64_t Size) {
   Lock L(Mutex);
   Buffer *B;
   uint64_t Off;
   if (Status S = findRange(TgtPtr, Size, "read", B, Off); !S)
     return S;
+  Status Direct;
+  if (readDirect(*B, Off, Dst, Size, Direct))
+    return Direct;
   if (Status S = makeValidLocked(HostNode, *B, Off, Off + Size); !S)
     return S;
   std::memcpy(Dst, TgtPtr, Size);

@@ -4,14 +4,37 @@
 #include "LaunchRun.h"
 #include "hetero/Log.h"
 
+#include <chrono>
+
 namespace hetero {
 
 Backend::~Backend() = default;
 
+/// Shares follow measured speed unless fixed by HETERO_SHARES or by weights
+/// the user gave in HETERO_MEMBERS.
+static bool measuredShares(const Settings &S) {
+  if (S.FixedShares)
+    return false;
+  for (const MemberShare &M : S.Members)
+    if (M.Weight >= 0)
+      return false;
+  return true;
+}
+
 Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
                TaskRunner Run)
     : Config(S), Layer(Layer), Members(std::move(Members)), Back(B),
-      Run(std::move(Run)), Decide(S) {}
+      Run(std::move(Run)), Decide(S), Measured(measuredShares(S)) {
+  updateHome();
+}
+
+void Engine::updateHome() {
+  if (Config.HostCopy)
+    return; // map-time writes stay on the host
+  WholeChoice C =
+      Decide.wholeOrder(Members, [&](size_t M) { return !Members[M].Failed; });
+  Layer.setHomeNode(C.Order.empty() ? HostNode : Members[C.Order[0]].Node);
+}
 
 bool Engine::launch(const LaunchRequest &R) {
   std::lock_guard<std::mutex> Lock(LaunchMutex);
@@ -25,9 +48,20 @@ bool Engine::launch(const LaunchRequest &R) {
   std::string Reason;
   std::vector<Share> Shares = Decide.splitShares(Members, K, MayRun, Reason);
   LaunchRun::Outcome Outcome = LaunchRun::Outcome::NotSplit;
+  auto Start = std::chrono::steady_clock::now();
+  std::string Key, SharesNote;
   if (!Shares.empty()) {
-    LaunchRun Split(*this, R, Rec);
-    Outcome = Split.split(Shares, Reason);
+    Key = ShareModel::key(K.Name, R.TripCount);
+    size_t Offered = Shares.size();
+    Shares = Measured.shares(Key, Members, Shares, SharesNote);
+    if (Shares.size() == 1 && Offered > 1) {
+      // The model found one member faster alone: a whole launch there.
+      Reason = "measured shares: " + SharesNote;
+    } else {
+      Rec.Shares = SharesNote;
+      LaunchRun Split(*this, R, Rec);
+      Outcome = Split.split(Shares, Reason);
+    }
   }
   if (Outcome == LaunchRun::Outcome::NotSplit) {
     Rec = KernelStats::Launch();
@@ -44,6 +78,17 @@ bool Engine::launch(const LaunchRequest &R) {
       Who +=
           (Who.empty() ? "" : ", ") + Name + ":" + std::to_string(U.Iterations);
     info(1, "launch %s split: %s", K.Name.c_str(), Who.c_str());
+  }
+  if (!Key.empty() && Outcome == LaunchRun::Outcome::Done) {
+    std::vector<MemberUsage> Usage(Members.size());
+    for (const auto &[Name, U] : Rec.Members)
+      for (size_t M = 0; M < Members.size(); ++M)
+        if (Members[M].name() == Name)
+          Usage[M] = U;
+    Measured.record(
+        Key, Usage,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count());
   }
   Rec.H2D = T.BytesH2D - H2D;
   Rec.D2D = T.BytesD2D - D2D;

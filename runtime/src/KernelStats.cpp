@@ -30,6 +30,8 @@ void KernelStats::record(const std::string &Kernel, const Launch &L) {
   R.H2D += L.H2D;
   R.D2D += L.D2D;
   R.D2H += L.D2H;
+  if (L.Split && !L.Shares.empty())
+    R.Shares = L.Shares;
 }
 
 void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
@@ -49,9 +51,10 @@ void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
     fprintf(Out,
             "hetero-stats kernel=%s launches=%" PRIu64 " split=%s"
             " split_launches=%" PRIu64 " members=%s bytes_h2d=%" PRIu64
-            " bytes_d2d=%" PRIu64 " bytes_d2h=%" PRIu64 "\n",
+            " bytes_d2d=%" PRIu64 " bytes_d2h=%" PRIu64 "%s%s\n",
             K.c_str(), R.Launches, Split.c_str(), R.Split,
-            Members.empty() ? "-" : Members.c_str(), R.H2D, R.D2D, R.D2H);
+            Members.empty() ? "-" : Members.c_str(), R.H2D, R.D2D, R.D2H,
+            R.Shares.empty() ? "" : " shares=", R.Shares.c_str());
   }
   fprintf(Out,
           "hetero-stats total bytes_h2d=%" PRIu64 " bytes_d2d=%" PRIu64

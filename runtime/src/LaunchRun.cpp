@@ -325,6 +325,7 @@ bool LaunchRun::runAndRecover(
         Again.push_back(C);
     for (size_t M : Failed) {
       E.Members[M].Failed = true;
+      E.updateHome();
       error("kernel %s failed on %s; %s leaves the pool", K.Name.c_str(),
             name(M).c_str(), name(M).c_str());
       if (Status S = evacuate(M, Again); !S) {

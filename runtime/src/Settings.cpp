@@ -23,10 +23,11 @@ std::string rangeText(uint64_t Min, uint64_t Max) {
 
 /// The settings the runtime reads (the compiler and tools have others).
 const char *const KnownSettings[] = {
-    "HETERO_INFO",         "HETERO_STATS",      "HETERO_BACKTRACE",
-    "HETERO_DISABLE_CUDA", "HETERO_SIMULATE",   "HETERO_SIMULATE_MEMORY",
-    "HETERO_MEMBER",       "HETERO_MEMBERS",    "HETERO_CHUNKS",
-    "HETERO_MIN_CHUNK",    "HETERO_CPU_THREADS"};
+    "HETERO_INFO",         "HETERO_STATS",       "HETERO_BACKTRACE",
+    "HETERO_DISABLE_CUDA", "HETERO_SIMULATE",    "HETERO_SIMULATE_MEMORY",
+    "HETERO_MEMBER",       "HETERO_MEMBERS",     "HETERO_CHUNKS",
+    "HETERO_MIN_CHUNK",    "HETERO_CPU_THREADS", "HETERO_HOST_COPY",
+    "HETERO_SHARES"};
 
 /// Names of hetero's other tools (compiler driver, scripts): never typos.
 const char *const OtherHeteroNames[] = {
@@ -234,6 +235,13 @@ Settings readSettings(const GetEnvFn &GetEnv,
   Integer("HETERO_CHUNKS", 1, Settings::MaxChunks, S.Chunks);
   Integer("HETERO_MIN_CHUNK", 1, Settings::MaxMinChunk, S.MinChunk);
   Integer("HETERO_CPU_THREADS", 1, 1 << 20, S.CpuThreads);
+  Flag("HETERO_HOST_COPY", S.HostCopy);
+  if (std::string_view V = Value("HETERO_SHARES"); !V.empty()) {
+    if (V == "fixed" || V == "measured")
+      S.FixedShares = V == "fixed";
+    else
+      Reject("HETERO_SHARES", V, "expected measured or fixed");
+  }
   S.StarPUCpusSet = GetEnv("STARPU_NCPU") || GetEnv("STARPU_NCPUS");
   S.StarPUCudaSet = GetEnv("STARPU_NCUDA") != nullptr;
   return S;

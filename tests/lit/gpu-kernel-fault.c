@@ -1,20 +1,35 @@
 // GPU machines only: a kernel that faults on the GPU (a wild store in the
 // NVPTX image only; the x86_64 image stores to a global, so CPU members run
-// it fine, and the kernel is not split) is reported, the GPU leaves the pool,
-// and the kernel runs again on a CPU member (another image: on a machine of
-// several GPUs it would fault on the next GPU too), whose result is right:
-// its data had a valid copy on the host. Later kernels, split ones included,
-// run on the remaining members. No abort inside StarPU, no hang.
+// it fine, and the kernel is not split) is reported and the GPU leaves the
+// pool. Whether the program can go on depends on where its data lives:
+//
+// - by default, mapped data goes to the GPU when it is mapped, with no host
+//   copy: the kernel updated data that lived only on the faulting GPU, so
+//   the program stops with that message (no hang, no abort inside StarPU);
+// - under HETERO_HOST_COPY=1 mapped data keeps a host copy, and the kernel
+//   runs again on a CPU member (another image: on a machine of several GPUs
+//   it would fault on the next GPU too), whose result is right. Later
+//   kernels, split ones included, run on the remaining members. The CUDA
+//   driver may refuse the other GPUs' allocations after the fault (an
+//   illegal address leaves the process's CUDA state unusable): their chunks
+//   then go to the CPU members. The faulting kernel's statistics show
+//   cuda:0 with 0 iterations (the time it spent failing); no later kernel
+//   runs there.
 // REQUIRES: gpu
 // RUN: %clang-hetero %s -o %t
-// RUN: env HETERO_STATS=1 %run-hetero %t 2>%t.err | %FileCheck %s
+// RUN: env HETERO_STATS=1 HETERO_HOST_COPY=1 %run-hetero %t 2>%t.err | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=ERR < %t.err
+// RUN: %not env %run-hetero %t 2>%t.stop >/dev/null
+// RUN: %FileCheck %s --check-prefix=STOP < %t.stop
 // CHECK: after the fault: ok
 // CHECK: split after the fault: ok
 // ERR: hetero: error: kernel {{.*}} failed on cuda:0; cuda:0 leaves the pool
 // ERR-NOT: failed on cuda:
+// ERR: hetero-stats kernel={{.*}}members=cuda:0:0:{{.*}}bytes_d2h={{[0-9]+}}
 // ERR-NOT: cuda:0:
 // ERR: hetero-stats total
+// STOP: hetero: error: kernel {{.*}} failed on cuda:0; cuda:0 leaves the pool
+// STOP: hetero: error: kernel {{.*}} failed on cuda:0 and its data lived only there
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

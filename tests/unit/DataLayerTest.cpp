@@ -318,3 +318,53 @@ TEST_F(Fixture, BasePointersBeforeTheBufferAreTranslated) {
   EXPECT_TRUE(L.translate(A, 4096, Out));
   EXPECT_EQ(Out, 4096u);
 }
+
+// With a home node, data moves when it is mapped: a write goes straight to
+// the home node and a read comes straight from where the bytes are, and the
+// host's copy stays unused (its storage never committed).
+TEST_F(Fixture, MapTimeWritesGoHomeAndReadsComeFromWhereTheBytesAre) {
+  L.setHomeNode(A);
+  auto V = iota(4096);
+  void *P = L.allocate(V.size() * sizeof(int));
+  uint64_t Size = V.size() * sizeof(int);
+  ASSERT_TRUE(L.write(P, V.data(), Size));
+  EXPECT_TRUE(L.validOn(A, id(P)).contains(0, Size));
+  EXPECT_TRUE(L.validOn(HostNode, id(P)).empty());
+  EXPECT_EQ(L.stats().BytesH2D, Size);
+  // A "kernel" on B writes the second half.
+  ASSERT_TRUE(L.makeValid(B, id(P), Size / 2, Size));
+  int *OnB = nodeView(B, P);
+  for (size_t I = V.size() / 2; I < V.size(); ++I)
+    OnB[I] = -int(I);
+  L.markWritten(B, id(P), Size / 2, Size);
+  std::vector<int> Got(V.size());
+  ASSERT_TRUE(L.read(Got.data(), P, Size));
+  for (size_t I = 0; I < V.size(); ++I)
+    ASSERT_EQ(Got[I], I < V.size() / 2 ? int(I) : -int(I)) << I;
+  EXPECT_TRUE(L.validOn(HostNode, id(P)).empty());
+  EXPECT_EQ(L.stats().BytesD2H, Size);
+  // Pointer-sized writes (pointer attachments) stay on the host, where
+  // their slots are kept.
+  void *Q = L.allocate(sizeof(void *));
+  ASSERT_TRUE(L.write(Q, &P, sizeof(P)));
+  EXPECT_TRUE(L.validOn(HostNode, id(Q)).contains(0, sizeof(void *)));
+  void *Back = nullptr;
+  ASSERT_TRUE(L.read(&Back, Q, sizeof(Back)));
+  EXPECT_EQ(Back, P);
+  EXPECT_TRUE(L.release(Q));
+  EXPECT_TRUE(L.release(P));
+}
+
+// A home node without room leaves the write on the host.
+TEST(DataLayerHome, NoRoomAtHomeWritesToTheHost) {
+  DataLayer L;
+  NodeId Small = L.addNode(std::make_unique<SimulatedNodeOps>(0, 1024));
+  L.setHomeNode(Small);
+  std::vector<char> V(4096, 7);
+  void *P = L.allocate(V.size());
+  ASSERT_TRUE(L.write(P, V.data(), V.size()));
+  BufferId Id = L.find(reinterpret_cast<uintptr_t>(P))->Id;
+  EXPECT_TRUE(L.validOn(HostNode, Id).contains(0, V.size()));
+  EXPECT_TRUE(L.validOn(Small, Id).empty());
+  EXPECT_TRUE(L.release(P));
+}

@@ -98,10 +98,16 @@ Pool makePool(NodeId S0, NodeId S1) {
   return P;
 }
 
+// The tests below count the bytes each launch moves: with the static
+// shares (no measuring phases moving chunk boundaries) and map-time writes
+// kept on the host (as HETERO_HOST_COPY=1), so that the first kernel's
+// copies are the halos' and a failed member's data has a host copy.
 struct EngineFixture : ::testing::Test {
   Settings Config = [] {
     Settings S;
     S.Stats = true;
+    S.FixedShares = true;
+    S.HostCopy = true;
     return S;
   }();
   DataLayer L;
@@ -376,6 +382,7 @@ TEST_F(EngineFixture, WholeLaunchesRecoverOnceLikeSplitOnes) {
 // would take that GPU out too.
 TEST(EngineRecovery, FailedGpuChunksGoToTheOtherKindFirst) {
   Settings Config;
+  Config.HostCopy = true; // the data has a host copy to run again from
   DataLayer L;
   NodeId G0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
   NodeId G1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
@@ -481,4 +488,50 @@ TEST(ChunkPlan, ChunksCoverTheSpaceAndNeverGoBelowTheMinimum) {
   // 100k iterations, 256 chunks per member asked, 1024 at least each.
   std::vector<ChunkSpec> C = splitIterations(100000, {1, 1, 1, 1}, 256, 1024);
   EXPECT_EQ(C.size(), 4u * 24);
+}
+
+// The defaults: map-time writes go to the home node (sim:0) and shares
+// follow measured speed, so chunk boundaries move during the first launches
+// and the CPU pool may be left out. Answers stay bit for bit the serial
+// ones through every phase.
+TEST(EngineDefaults, MeasuredSharesAndMapTimeWritesKeepAnswers) {
+  Settings Config;
+  DataLayer L;
+  NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
+  NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
+  TestBackend Back;
+  Back.Kernel = stencil();
+  Engine E(Config, L, makePool(S0, S1), Back, runConcurrently);
+  EXPECT_EQ(L.homeNode(), S0);
+  const int N = 20001;
+  KernelDescriptor D = parse(StencilDesc);
+  KernelTraits K;
+  K.Name = "stencil";
+  K.Desc = &D;
+  K.Loaded.assign(3, true);
+  K.Windowed.assign(3, true);
+  std::vector<double> Ref = initial(N), RefB = Ref;
+  uint64_t Bytes = N * sizeof(double);
+  void *A = L.allocate(Bytes), *B = L.allocate(Bytes);
+  ASSERT_TRUE(L.write(A, Ref.data(), Bytes));
+  ASSERT_TRUE(L.write(B, Ref.data(), Bytes));
+  EXPECT_TRUE(L.validOn(HostNode, reinterpret_cast<BufferId>(A)).empty());
+  for (int It = 0; It < 12; ++It) {
+    LaunchRequest R;
+    R.Kernel = &K;
+    R.Args = {reinterpret_cast<uintptr_t>(A), reinterpret_cast<uintptr_t>(B),
+              static_cast<uintptr_t>(N)};
+    R.Offsets = {0, 0, 0};
+    R.TripCount = N - 2;
+    ASSERT_TRUE(E.launch(R));
+    for (int I = 1; I < N - 1; ++I)
+      RefB[I] = (Ref[I - 1] + Ref[I] + Ref[I + 1]) / 3.0;
+    std::swap(Ref, RefB);
+    std::swap(A, B);
+  }
+  std::vector<double> Got(N);
+  ASSERT_TRUE(L.read(Got.data(), A, Bytes));
+  EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), Bytes), 0);
+  EXPECT_TRUE(L.release(A));
+  EXPECT_TRUE(L.release(B));
 }

@@ -131,7 +131,9 @@ TEST(Settings, ValuesRead) {
                     {"HETERO_MEMBERS", "sim:0=2,cpu"},
                     {"HETERO_CHUNKS", "256"},
                     {"HETERO_MIN_CHUNK", "1"},
-                    {"HETERO_CPU_THREADS", "4"}},
+                    {"HETERO_CPU_THREADS", "4"},
+                    {"HETERO_HOST_COPY", "1"},
+                    {"HETERO_SHARES", "fixed"}},
                    S)
                   .empty());
   EXPECT_EQ(S.Info, 2);
@@ -146,6 +148,8 @@ TEST(Settings, ValuesRead) {
   EXPECT_EQ(S.Chunks, 256u);
   EXPECT_EQ(S.MinChunk, 1u);
   EXPECT_EQ(S.CpuThreads, 4u);
+  EXPECT_TRUE(S.HostCopy);
+  EXPECT_TRUE(S.FixedShares);
 }
 
 // The bad values users tried, each with its one-line message.
@@ -193,6 +197,9 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAccepted) {
        "weight"},
       {"HETERO_MIN_CHUNK", "0",
        "HETERO_MIN_CHUNK=0: expected an integer from 1"},
+      {"HETERO_HOST_COPY", "2", "HETERO_HOST_COPY=2: expected 0 or 1"},
+      {"HETERO_SHARES", "static",
+       "HETERO_SHARES=static: expected measured or fixed"},
   };
   for (const auto &C : Cases) {
     std::string E = onlyError({{C.Name, C.Value}});

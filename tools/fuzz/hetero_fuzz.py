@@ -662,8 +662,9 @@ def main():
         "sanitize_ref": not args.no_sanitize_ref,
         "workdir": args.workdir, "driver_settings": driver_settings(build),
     }
-    if cfg["keep"]:
-        os.makedirs(cfg["keep"], exist_ok=True)
+    for d in (cfg["keep"], cfg["workdir"]):
+        if d:
+            os.makedirs(d, exist_ok=True)
 
     t0 = time.monotonic()
     results = []

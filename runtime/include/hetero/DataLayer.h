@@ -16,6 +16,14 @@
 // host reads a's hetero address. When a buffer is freed, the translated
 // copies of pointers to it on other nodes become stale.
 //
+// Data moves when it is mapped: a write from the host (data_submit) goes
+// straight from the user's memory to the home node, the member a whole
+// launch would run on (the first GPU), and a read (data_retrieve) copies
+// straight from the nodes that hold the bytes into the user's memory. The
+// host node's storage is reserved address space that is committed only
+// where the host node itself holds bytes (CPU-side members, staging, small
+// pointer-sized values), so a mapped array costs no second host copy.
+//
 // Every device address the host sees is a hetero address only where it comes
 // back through mapped memory as a pointer-sized value: a device address a
 // kernel stores inside a larger array keeps the running node's value.
@@ -92,9 +100,17 @@ public:
   /// Marks the buffer at Ptr host-resident (see BufferInfo::HostResident).
   void setHostResident(void *Ptr);
 
-  /// Host memory -> hetero address (data_submit). Valid on node 0 only.
+  /// Where write() puts bytes: HostNode (the default) or a node that
+  /// copies from host memory itself.
+  void setHomeNode(NodeId N);
+  NodeId homeNode() const;
+
+  /// Host memory -> hetero address (data_submit): valid on the home node
+  /// only (on the host for a pointer-sized write, a pointer attachment, for
+  /// host-resident buffers, and when the home node has no room).
   Status write(void *TgtPtr, const void *Src, uint64_t Size);
-  /// Hetero address -> host memory (data_retrieve).
+  /// Hetero address -> host memory (data_retrieve), from wherever the bytes
+  /// are valid; the host node's copy becomes valid only where it was.
   Status read(void *Dst, const void *TgtPtr, uint64_t Size);
   /// Hetero address -> hetero address (data_exchange within the device).
   Status copy(void *DstPtr, const void *SrcPtr, uint64_t Size);
@@ -155,6 +171,12 @@ private:
   void markWrittenLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
   RangeSet validOnlyOnLocked(NodeId N, const Buffer &B) const;
   Status copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo, uint64_t Hi);
+  /// write() to the home node; false (nothing changed) when it cannot.
+  bool writeHome(Buffer &B, uint64_t Off, const void *Src, uint64_t Size);
+  /// read() of [Off, Off + Size) of B into Dst without the host's copy;
+  /// false (nothing promised) when pointer slots need the host's view.
+  bool readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
+                  Status &Result);
   Status fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo, uint64_t Hi);
   /// A pointer-sized buffer copied from node Src: a device address that a
   /// kernel stored there is re-derived as a hetero address (its slot).
@@ -167,6 +189,7 @@ private:
   std::vector<std::unique_ptr<NodeOps>> Nodes;
   std::map<uintptr_t, std::unique_ptr<Buffer>> Buffers; // by Base
   TransferStats Stats;
+  NodeId Home = HostNode;
   mutable std::mutex Mutex;
 };
 

@@ -16,7 +16,8 @@
 // set to the identity; the partials are combined on the host in chunk order,
 // then with the variable's value (Reduction.h). Anything that makes a split
 // unsafe or impossible (KernelDescriptor.h, ChunkPlan.h) runs the launch
-// whole, with the reason in the statistics.
+// whole, with the reason in the statistics. The shares of a split come from
+// the members' measured speed (ShareModel.h).
 //
 // A member without room for its chunks' data leaves that launch (its
 // iterations go to the others; a whole launch tries the next member). A
@@ -35,6 +36,7 @@
 #include "hetero/Policy.h"
 #include "hetero/Pool.h"
 #include "hetero/Settings.h"
+#include "hetero/ShareModel.h"
 
 #include <cstdio>
 #include <functional>
@@ -81,12 +83,17 @@ public:
 
 private:
   friend class LaunchRun;
+  /// Points the data layer's map-time writes at the member a whole launch
+  /// would run on first (the host for the CPU pool); again after a failure.
+  void updateHome();
+
   const Settings &Config;
   DataLayer &Layer;
   Pool Members;
   Backend &Back;
   TaskRunner Run;
   Policy Decide;
+  ShareModel Measured;
   IndirectFunctions Indirect;
   KernelStats Stats;
   KernelStats::Launch Last;

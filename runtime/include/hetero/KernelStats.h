@@ -5,8 +5,9 @@
 // its launches ran. Printed at exit as
 //   hetero-stats kernel=<name> launches=<n> split=yes|no(<reason>)
 //       members=<member>:<iterations>:<busy ms>,... bytes_h2d= bytes_d2d=
-//       bytes_d2h=
-// and a last line with the process's totals.
+//       bytes_d2h= [shares=<phase>:<member>=<pct>,...]
+// (shares: the last split launch's, and the phase of ShareModel.h that
+// chose them) and a last line with the process's totals.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_KERNELSTATS_H
@@ -35,6 +36,7 @@ public:
     std::string Reason; // why not split
     std::vector<std::pair<std::string, MemberUsage>> Members;
     uint64_t H2D = 0, D2D = 0, D2H = 0;
+    std::string Shares; // a split's shares and who chose them
   };
   void record(const std::string &Kernel, const Launch &L);
   /// The lines described above, kernels in order of first launch.
@@ -47,6 +49,7 @@ private:
     std::string Reason; // of the first unsplit launch
     std::vector<std::pair<std::string, MemberUsage>> Members;
     uint64_t H2D = 0, D2D = 0, D2H = 0;
+    std::string Shares; // the last split's
   };
   mutable std::mutex Mutex;
   std::vector<std::string> Order;

@@ -14,21 +14,29 @@
 //   - an unknown HETERO_ variable that looks like a misspelt setting is a
 //     warning naming the setting.
 //
-// | variable               | accepted                                | default
-// |
+// clang-format off
+// | variable               | accepted                                | default |
 // |------------------------|-----------------------------------------|---------|
-// | HETERO_INFO            | 0, 1, 2, 3                              | 0 | |
-// HETERO_STATS           | 0 or 1                                  | 0       |
-// | HETERO_BACKTRACE       | 0 or 1                                  | 0 | |
-// HETERO_DISABLE_CUDA    | 0 or 1                                  | 0       |
-// | HETERO_SIMULATE        | 0 .. 64 (and what the host back end has)| 0 | |
-// HETERO_SIMULATE_MEMORY | bytes >= 1, suffix K, M, G or T (2^10..)| none    |
-// | HETERO_MEMBER          | a pool member: cpu, cuda:<n>, sim:<n>   | none |
-// | HETERO_MEMBERS         | <member>[=<weight>],... weights 0..1e6  | all | |
-// HETERO_CHUNKS          | 1 .. 256                                | 1       |
-// | HETERO_MIN_CHUNK       | 1 .. 2^40 iterations                    | 16 | |
-// HETERO_CPU_THREADS     | 1 .. the cores available to the process | note    |
+// | HETERO_INFO            | 0, 1, 2, 3                              | 0       |
+// | HETERO_STATS           | 0 or 1                                  | 0       |
+// | HETERO_BACKTRACE       | 0 or 1                                  | 0       |
+// | HETERO_DISABLE_CUDA    | 0 or 1                                  | 0       |
+// | HETERO_SIMULATE        | 0 .. 64 (and what the host back end has)| 0       |
+// | HETERO_SIMULATE_MEMORY | bytes >= 1, suffix K, M, G or T (2^10..)| none    |
+// | HETERO_MEMBER          | a pool member: cpu, cuda:<n>, sim:<n>   | none    |
+// | HETERO_MEMBERS         | <member>[=<weight>],... weights 0..1e6  | all     |
+// | HETERO_CHUNKS          | 1 .. 256                                | 1       |
+// | HETERO_MIN_CHUNK       | 1 .. 2^40 iterations                    | 16      |
+// | HETERO_CPU_THREADS     | 1 .. the cores available to the process | note    |
+// | HETERO_HOST_COPY       | 0 or 1                                  | 0       |
+// | HETERO_SHARES          | measured or fixed                       | measured|
+// clang-format on
 //
+// HETERO_HOST_COPY=1 keeps mapped data in a host copy until a kernel needs
+// it (costs a second host copy of every mapped array, and the copies happen
+// at the first kernel; a kernel that faults on a GPU can then always run
+// again elsewhere). HETERO_SHARES=fixed keeps every split's shares at the
+// members' weights, so reductions repeat bit for bit from run to run.
 // (HETERO_CPU_THREADS' default: the cores less one per GPU.)
 //
 //===----------------------------------------------------------------------===//
@@ -67,6 +75,8 @@ struct Settings {
   unsigned Chunks = 1;
   uint64_t MinChunk = 16;
   unsigned CpuThreads = 0; // 0: unset
+  bool HostCopy = false;
+  bool FixedShares = false;
   /// STARPU_NCPU (or STARPU_NCPUS) / STARPU_NCUDA are set: StarPU's own
   /// settings, which then override hetero's worker counts.
   bool StarPUCpusSet = false;

@@ -1,0 +1,189 @@
+//===- ShareModel.cpp - Split shares from measured speed ------------------===//
+#include "hetero/ShareModel.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace hetero {
+
+std::string ShareModel::key(const std::string &Kernel, uint64_t TripCount) {
+  int Log2 = 0;
+  while (Log2 < 64 && (TripCount >> Log2) > 1)
+    ++Log2;
+  return Kernel + "#" + std::to_string(TripCount ? Log2 + 1 : 0);
+}
+
+std::vector<Share> ShareModel::measured(const Entry &E,
+                                        const std::vector<Share> &Static,
+                                        bool AcceleratorsOnly) const {
+  std::vector<size_t> Chosen; // candidate indices
+  for (size_t I = 0; I < E.Candidates.size(); ++I)
+    if (!AcceleratorsOnly || E.Accelerator[I])
+      Chosen.push_back(I);
+  std::vector<double> Rate = sameKindAverage(E);
+  double SumRate = 0, SumStatic = 0;
+  bool AllKnown = true;
+  for (size_t I : Chosen) {
+    AllKnown &= Rate[I] > 0;
+    SumRate += Rate[I];
+    SumStatic += Static[I].Weight;
+  }
+  // Speeds within 10% of what the static shares assume (two equal GPUs)
+  // keep the static shares: a boundary moved for noise costs copies. A
+  // member that got no iterations has no speed: static shares too.
+  bool Near = true;
+  for (size_t I : Chosen) {
+    double M = Rate[I] / SumRate, S = Static[I].Weight / SumStatic;
+    Near &= std::fabs(M - S) <= 0.1 * S;
+  }
+  std::vector<Share> Out;
+  for (size_t I : Chosen)
+    Out.push_back(
+        {E.Candidates[I], AllKnown && !Near ? Rate[I] : Static[I].Weight});
+  return Out;
+}
+
+std::vector<double> ShareModel::sameKindAverage(const Entry &E) {
+  std::vector<double> Rate = E.Rate;
+  for (size_t I = 0; I < Rate.size(); ++I) {
+    double Sum = 0;
+    size_t Count = 0;
+    for (size_t J = 0; J < Rate.size(); ++J)
+      if (E.Kind[J] == E.Kind[I] && E.Rate[J] > 0)
+        Sum += E.Rate[J], ++Count;
+    if (E.Rate[I] > 0)
+      Rate[I] = Sum / Count;
+  }
+  return Rate;
+}
+
+static std::string describe(const Pool &P, const std::vector<Share> &S) {
+  double Sum = 0;
+  for (const Share &X : S)
+    Sum += X.Weight;
+  std::string Out;
+  for (const Share &X : S) {
+    char Pct[32];
+    std::snprintf(Pct, sizeof(Pct), "%.1f%%",
+                  Sum > 0 ? 100 * X.Weight / Sum : 0);
+    Out += (Out.empty() ? "" : ",") + P[X.Member].name() + "=" + Pct;
+  }
+  return Out;
+}
+
+std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
+                                      const std::vector<Share> &Static,
+                                      std::string &Note) {
+  if (!Enabled || Static.size() < 2) {
+    Note = "fixed:" + describe(P, Static);
+    return Static;
+  }
+  Entry &E = Entries[Key];
+  std::vector<size_t> Candidates;
+  for (const Share &S : Static)
+    Candidates.push_back(S.Member);
+  if (E.Candidates != Candidates) {
+    E = Entry();
+    E.Candidates = Candidates;
+    for (size_t M : Candidates) {
+      E.Kind.push_back(P[M].Kind);
+      E.Accelerator.push_back(P[M].Kind != MemberKind::CpuPool);
+    }
+    E.Rate.assign(Candidates.size(), 0);
+  }
+  E.Static = Static;
+  switch (E.Now) {
+  case Phase::Probe:
+    E.Handed = Static;
+    Note = "probe";
+    break;
+  case Phase::Mixed:
+  case Phase::MixedTimed:
+    E.Handed = E.Mixed;
+    Note = "mixed";
+    break;
+  case Phase::Accel:
+  case Phase::AccelTimed:
+    E.Handed = E.Accel;
+    Note = "accel";
+    break;
+  case Phase::Settled:
+    E.Handed = E.Settled;
+    Note = E.Why;
+    break;
+  }
+  Note += ":" + describe(P, E.Handed);
+  return E.Handed;
+}
+
+void ShareModel::record(const std::string &Key,
+                        const std::vector<MemberUsage> &Usage,
+                        double WallSeconds) {
+  auto It = Entries.find(Key);
+  if (!Enabled || It == Entries.end() || It->second.Now == Phase::Settled)
+    return;
+  Entry &E = It->second;
+  bool AnyAccelerator = false, AnyOther = false;
+  for (size_t I = 0; I < E.Candidates.size(); ++I) {
+    size_t M = E.Candidates[I];
+    if (M < Usage.size() && Usage[M].Iterations && Usage[M].BusySeconds > 0)
+      E.Rate[I] = double(Usage[M].Iterations) / Usage[M].BusySeconds;
+    (E.Accelerator[I] ? AnyAccelerator : AnyOther) = true;
+  }
+  auto Settle = [&](const std::vector<Share> &S, const char *Why) {
+    E.Settled = S;
+    E.Why = Why;
+    E.Now = Phase::Settled;
+  };
+  switch (E.Now) {
+  case Phase::Probe: {
+    // The CPU pool's speed as a part of everyone's: below MinGain it cannot
+    // pay for the copies and the waiting it brings; no need to time it.
+    double All = 0, Cpu = 0;
+    bool AllKnown = true;
+    for (size_t I = 0; I < E.Rate.size(); ++I) {
+      (E.Accelerator[I] ? All : Cpu) += E.Rate[I];
+      AllKnown &= E.Rate[I] > 0;
+    }
+    All += Cpu;
+    if (AnyAccelerator && AnyOther && AllKnown && Cpu / All < MinGain) {
+      char Why[64];
+      std::snprintf(Why, sizeof(Why), "settled-accel[cpu-gain=%.2f%%]",
+                    100 * Cpu / All);
+      Settle(measured(E, E.Static, true), Why);
+      break;
+    }
+    E.Mixed = measured(E, E.Static, false);
+    E.Now = Phase::Mixed;
+    break;
+  }
+  case Phase::Mixed: // this launch moved the data to the new boundaries
+    E.Now = Phase::MixedTimed;
+    break;
+  case Phase::MixedTimed:
+    E.MixedWall = WallSeconds;
+    if (AnyAccelerator && AnyOther) {
+      E.Accel = measured(E, E.Static, true);
+      E.Now = Phase::Accel;
+    } else {
+      Settle(E.Mixed, "settled");
+    }
+    break;
+  case Phase::Accel:
+    E.Now = Phase::AccelTimed;
+    break;
+  case Phase::AccelTimed: {
+    char Why[96];
+    bool Accel = WallSeconds <= E.MixedWall;
+    std::snprintf(Why, sizeof(Why), "settled-%s[accel=%.3fms,mixed=%.3fms]",
+                  Accel ? "accel" : "mixed", 1e3 * WallSeconds,
+                  1e3 * E.MixedWall);
+    Settle(Accel ? E.Accel : E.Mixed, Why);
+    break;
+  }
+  case Phase::Settled:
+    break;
+  }
+}
+
+} // namespace hetero

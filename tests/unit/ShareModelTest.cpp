@@ -1,0 +1,193 @@
+//===- ShareModelTest.cpp - Shares from measured speed --------------------===//
+//
+// The phases of ShareModel.h driven by made-up measurements (no clocks):
+// probe with the static shares, shares by speed, the accelerators alone
+// when the CPU pool takes part, then the faster of the two, frozen.
+//
+//===----------------------------------------------------------------------===//
+#include "hetero/ShareModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace hetero;
+
+namespace {
+
+Pool gpuGpuCpu() {
+  Pool P(3);
+  P[0].Kind = MemberKind::Gpu, P[0].Index = 0;
+  P[1].Kind = MemberKind::Gpu, P[1].Index = 1;
+  P[2].Kind = MemberKind::CpuPool;
+  return P;
+}
+
+const std::vector<Share> Static = {{0, 32}, {1, 32}, {2, 1}};
+
+/// Usage where member M ran its share of 6500 iterations at Speed[M]
+/// iterations per second.
+std::vector<MemberUsage> ran(const std::vector<Share> &S,
+                             const std::vector<double> &Speed) {
+  double Sum = 0;
+  for (const Share &X : S)
+    Sum += X.Weight;
+  std::vector<MemberUsage> U(Speed.size());
+  for (const Share &X : S) {
+    U[X.Member].Iterations = uint64_t(6500 * X.Weight / Sum);
+    U[X.Member].BusySeconds = U[X.Member].Iterations / Speed[X.Member];
+  }
+  return U;
+}
+
+double fraction(const std::vector<Share> &S, size_t Member) {
+  double Sum = 0, Mine = 0;
+  for (const Share &X : S) {
+    Sum += X.Weight;
+    if (X.Member == Member)
+      Mine = X.Weight;
+  }
+  return Mine / Sum;
+}
+
+} // namespace
+
+TEST(ShareModel, KeysSeparateProblemSizes) {
+  EXPECT_EQ(ShareModel::key("k", 0), "k#0");
+  EXPECT_EQ(ShareModel::key("k", 1), "k#1");
+  EXPECT_EQ(ShareModel::key("k", 1000), ShareModel::key("k", 1023));
+  EXPECT_NE(ShareModel::key("k", 1000), ShareModel::key("k", 3000));
+}
+
+TEST(ShareModel, FixedIsStatic) {
+  ShareModel M(false);
+  std::string Note;
+  for (int I = 0; I < 8; ++I) {
+    std::vector<Share> S = M.shares("k", gpuGpuCpu(), Static, Note);
+    ASSERT_EQ(S.size(), 3u);
+    EXPECT_EQ(S[2].Weight, 1);
+    EXPECT_EQ(Note.rfind("fixed:", 0), 0u) << Note;
+    M.record("k", ran(S, {100, 100, 30}), 1.0);
+  }
+}
+
+// The CPU at a third of a GPU's speed, and cheap to add: mixed wins, with
+// shares proportional to speed, frozen from then on.
+TEST(ShareModel, UsefulCpuKeepsItsMeasuredShare) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::vector<double> Speed = {90, 90, 30};
+  std::string Note;
+  std::vector<Share> S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+  M.record("k", ran(S, Speed), 10);
+  for (const char *Phase : {"mixed:", "mixed:"}) {
+    S = M.shares("k", P, Static, Note);
+    EXPECT_EQ(Note.rfind(Phase, 0), 0u) << Note;
+    EXPECT_NEAR(fraction(S, 2), 30.0 / 210, 1e-9);
+    M.record("k", ran(S, Speed), 7); // timed: 7 s with the CPU
+  }
+  for (const char *Phase : {"accel:", "accel:"}) {
+    S = M.shares("k", P, Static, Note);
+    EXPECT_EQ(Note.rfind(Phase, 0), 0u) << Note;
+    EXPECT_EQ(S.size(), 2u);
+    EXPECT_NEAR(fraction(S, 0), 0.5, 1e-9);
+    M.record("k", ran(S, Speed), 8); // timed: 8 s without
+  }
+  for (int I = 0; I < 5; ++I) {
+    S = M.shares("k", P, Static, Note);
+    EXPECT_EQ(Note.rfind("settled-mixed[", 0), 0u) << Note;
+    EXPECT_NEAR(fraction(S, 2), 30.0 / 210, 1e-9);
+    // Later measurements move nothing: the boundaries stay put.
+    M.record("k", ran(S, {90, 90, 300}), 1);
+  }
+}
+
+// The CPU is fast enough to try, but its chunk costs more (halo copies,
+// waiting) than it brings: the timed launches say so.
+TEST(ShareModel, CostlyCpuIsLeftOut) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::vector<double> Speed = {90, 90, 30};
+  std::string Note;
+  double Walls[] = {9, 9, 5, 5, 4};
+  for (double W : Walls) {
+    std::vector<Share> S = M.shares("k", P, Static, Note);
+    M.record("k", ran(S, Speed), W);
+  }
+  std::vector<Share> S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("settled-accel[", 0), 0u) << Note;
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(S[0].Member, 0u);
+  EXPECT_EQ(S[1].Member, 1u);
+}
+
+// A CPU pool worth less than MinGain of the pool is left out after the
+// probe, without timing it.
+TEST(ShareModel, SlowCpuIsLeftOutAfterTheProbe) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::string Note;
+  std::vector<Share> S = M.shares("k", P, Static, Note);
+  M.record("k", ran(S, {900, 900, 30}), 1);
+  S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("settled-accel[cpu-gain=1.64%]", 0), 0u) << Note;
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_NEAR(fraction(S, 0), 0.5, 1e-9);
+}
+
+// Only accelerators: no accelerators-alone phase to try. Members of one
+// kind count as equal, whatever their chunks measured (noise, data
+// placement); members of different kinds by their speeds.
+TEST(ShareModel, AcceleratorsOnlySettleAfterMixed) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  P[1].Kind = MemberKind::Simulated;
+  std::vector<Share> Accels = {{0, 32}, {1, 32}};
+  std::string Note;
+  for (int I = 0; I < 3; ++I) {
+    std::vector<Share> S = M.shares("k", P, Accels, Note);
+    M.record("k", ran(S, {100, 50, 1}), 1);
+  }
+  std::vector<Share> S = M.shares("k", P, Accels, Note);
+  EXPECT_EQ(Note.rfind("settled:", 0), 0u) << Note;
+  EXPECT_NEAR(fraction(S, 0), 2.0 / 3, 1e-9);
+  ShareModel Same(true);
+  std::vector<Share> Gpus = {{0, 32}, {1, 32}};
+  for (int I = 0; I < 4; ++I) {
+    S = Same.shares("k", gpuGpuCpu(), Gpus, Note);
+    EXPECT_NEAR(fraction(S, 0), 0.5, 1e-9) << Note;
+    Same.record("k", ran(S, {100, 50, 1}), 1);
+  }
+}
+
+// A member that got no iterations has no speed: the static shares stay, and
+// a change in who may take chunks starts the kernel over.
+TEST(ShareModel, UnknownSpeedsAndNewMembersStartOver) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::string Note;
+  std::vector<Share> S = M.shares("k", P, Static, Note);
+  std::vector<MemberUsage> U = ran(S, {100, 100, 30});
+  U[2] = MemberUsage(); // the CPU had no room
+  M.record("k", U, 1);
+  S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("mixed:", 0), 0u) << Note;
+  EXPECT_EQ(S[2].Weight, 1); // static
+  std::vector<Share> WithoutGpu1 = {{0, 32}, {2, 1}};
+  S = M.shares("k", P, WithoutGpu1, Note);
+  EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+}
+
+// Equal GPUs measured a little apart keep the static shares: moving a
+// boundary for noise would cost copies every time it moved.
+TEST(ShareModel, NoiseKeepsTheStaticShares) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::vector<Share> Gpus = {{0, 32}, {1, 32}};
+  std::string Note;
+  for (int I = 0; I < 4; ++I) {
+    std::vector<Share> S = M.shares("k", P, Gpus, Note);
+    EXPECT_EQ(S[0].Weight, 32) << Note;
+    EXPECT_EQ(S[1].Weight, 32) << Note;
+    M.record("k", ran(S, {100, 93}), 1);
+  }
+}
