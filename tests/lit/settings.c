@@ -13,6 +13,10 @@
 // RUN: %not env HETERO_CHUNKS=abc %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=CHUNKS-ABC
 // RUN: %not env HETERO_CHUNKS=1e9 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=CHUNKS-1E9
 // RUN: %not env HETERO_CHUNKS=100000 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=CHUNKS-BIG
+// RUN: %not env HETERO_SHARES=static %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=SHARES
+// RUN: %not env HETERO_HOST_COPY=yes %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=HOST-COPY
+// SHARES: hetero: error: HETERO_SHARES=static: expected measured or fixed
+// HOST-COPY: hetero: error: HETERO_HOST_COPY=yes: expected 0 or 1
 // RUN: %not env HETERO_SIMULATE=1 HETERO_SIMULATE_MEMORY=0 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=MEM-0
 // RUN: %not env HETERO_SIMULATE=1 HETERO_SIMULATE_MEMORY=-5 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=MEM-NEG
 // RUN: %not env HETERO_SIMULATE=1 HETERO_SIMULATE_MEMORY=junk %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=MEM-JUNK
