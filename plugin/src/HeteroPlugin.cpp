@@ -264,6 +264,7 @@ llvm::Error HeteroPluginTy::deinit() {
   if (!Initialized)
     return llvm::Error::success();
   Run->printStats(stderr);
+  Run->saveShares();
   Workers.stop();
   Run.reset();
   // Device storage goes back before the back ends tear their devices down.

@@ -26,6 +26,14 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
     : Config(S), Layer(Layer), Members(std::move(Members)), Back(B),
       Run(std::move(Run)), Decide(S), Measured(measuredShares(S)) {
   updateHome();
+  Measured.load(Config.SharesFile, this->Members); // the parameter is gone
+}
+
+void Engine::saveShares() {
+  std::lock_guard<std::mutex> Lock(LaunchMutex);
+  if (!Measured.save(Config.SharesFile, Members))
+    info(1, "the measured shares could not be written to %s",
+         Config.SharesFile.c_str());
 }
 
 void Engine::updateHome() {

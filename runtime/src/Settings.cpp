@@ -27,7 +27,7 @@ const char *const KnownSettings[] = {
     "HETERO_DISABLE_CUDA", "HETERO_SIMULATE",    "HETERO_SIMULATE_MEMORY",
     "HETERO_MEMBER",       "HETERO_MEMBERS",     "HETERO_CHUNKS",
     "HETERO_MIN_CHUNK",    "HETERO_CPU_THREADS", "HETERO_HOST_COPY",
-    "HETERO_SHARES"};
+    "HETERO_SHARES",       "HETERO_SHARES_FILE"};
 
 /// Names of hetero's other tools (compiler driver, scripts): never typos.
 const char *const OtherHeteroNames[] = {
@@ -241,6 +241,14 @@ Settings readSettings(const GetEnvFn &GetEnv,
       S.FixedShares = V == "fixed";
     else
       Reject("HETERO_SHARES", V, "expected measured or fixed");
+  }
+  if (std::string_view V = Value("HETERO_SHARES_FILE"); !V.empty()) {
+    if (V != "none")
+      S.SharesFile = std::string(V);
+  } else if (const char *Cache = GetEnv("XDG_CACHE_HOME"); Cache && *Cache) {
+    S.SharesFile = std::string(Cache) + "/hetero/shares.txt";
+  } else if (const char *Home = GetEnv("HOME"); Home && *Home) {
+    S.SharesFile = std::string(Home) + "/.cache/hetero/shares.txt";
   }
   S.StarPUCpusSet = GetEnv("STARPU_NCPU") || GetEnv("STARPU_NCPUS");
   S.StarPUCudaSet = GetEnv("STARPU_NCUDA") != nullptr;

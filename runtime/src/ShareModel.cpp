@@ -3,6 +3,12 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <unistd.h>
 
 namespace hetero {
 
@@ -90,6 +96,12 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
       E.Accelerator.push_back(P[M].Kind != MemberKind::CpuPool);
     }
     E.Rate.assign(Candidates.size(), 0);
+    auto Old = Earlier.find(Key);
+    if (Old != Earlier.end() && Old->second.Candidates == Candidates) {
+      E.Settled = Old->second.Settled;
+      E.Why = "persisted-" + Old->second.Why;
+      E.Now = Phase::Settled;
+    }
   }
   E.Static = Static;
   switch (E.Now) {
@@ -184,6 +196,104 @@ void ShareModel::record(const std::string &Key,
   case Phase::Settled:
     break;
   }
+}
+
+static std::string poolSignature(const Pool &P) {
+  std::string Sig;
+  for (const Member &M : P)
+    Sig += (Sig.empty() ? "" : ",") + M.name();
+  return Sig;
+}
+
+static std::vector<std::string> splitOn(const std::string &S, char Sep) {
+  std::vector<std::string> Out;
+  std::stringstream In(S);
+  for (std::string Part; std::getline(In, Part, Sep);)
+    Out.push_back(Part);
+  return Out;
+}
+
+void ShareModel::load(const std::string &Path, const Pool &P) {
+  if (!Enabled || Path.empty())
+    return;
+  std::ifstream In(Path);
+  std::string Sig = poolSignature(P);
+  auto Index = [&](const std::string &Name) {
+    for (size_t M = 0; M < P.size(); ++M)
+      if (P[M].name() == Name)
+        return M;
+    return P.size();
+  };
+  // <pool>\t<key>\t<candidates>\t<member>=<weight>,...\t<why>
+  for (std::string Line; std::getline(In, Line);) {
+    std::vector<std::string> F = splitOn(Line, '\t');
+    if (F.size() != 5 || F[0] != Sig || Earlier.count(F[1]))
+      continue;
+    Persisted E;
+    bool Ok = !F[4].empty();
+    for (const std::string &Name : splitOn(F[2], ','))
+      Ok &= (E.Candidates.emplace_back(Index(Name)) < P.size());
+    for (const std::string &S : splitOn(F[3], ',')) {
+      size_t Eq = S.rfind('=');
+      char *End = nullptr;
+      double W =
+          Eq == std::string::npos ? 0 : std::strtod(S.c_str() + Eq + 1, &End);
+      Ok &= Eq != std::string::npos && End && *End == 0 && W > 0 && W < 1e300;
+      if (Ok)
+        E.Settled.push_back({Index(S.substr(0, Eq)), W});
+      Ok &= !E.Settled.empty() && E.Settled.back().Member < P.size();
+    }
+    E.Why = F[4];
+    if (Ok && !E.Settled.empty())
+      Earlier[F[1]] = std::move(E);
+  }
+}
+
+bool ShareModel::save(const std::string &Path, const Pool &P) const {
+  if (!Enabled || Path.empty())
+    return true;
+  std::string Sig = poolSignature(P);
+  std::vector<std::string> Lines;
+  std::set<std::string> Mine;
+  for (const auto &[Key, E] : Entries) {
+    if (E.Now != Phase::Settled || E.Why.rfind("persisted-", 0) == 0)
+      continue;
+    std::string Cands, Shares;
+    for (size_t M : E.Candidates)
+      Cands += (Cands.empty() ? "" : ",") + P[M].name();
+    for (const Share &S : E.Settled) {
+      char W[32];
+      std::snprintf(W, sizeof(W), "%.17g", S.Weight);
+      Shares += (Shares.empty() ? "" : ",") + P[S.Member].name() + "=" + W;
+    }
+    Lines.push_back(Sig + "\t" + Key + "\t" + Cands + "\t" + Shares + "\t" +
+                    E.Why);
+    Mine.insert(Key);
+  }
+  if (Lines.empty())
+    return true;
+  {
+    std::ifstream In(Path);
+    for (std::string Line; std::getline(In, Line) && Lines.size() < MaxLines;) {
+      std::vector<std::string> F = splitOn(Line, '\t');
+      if (F.size() == 5 && !(F[0] == Sig && Mine.count(F[1])))
+        Lines.push_back(Line);
+    }
+  }
+  std::error_code Ignored;
+  std::filesystem::create_directories(std::filesystem::path(Path).parent_path(),
+                                      Ignored);
+  // Written whole, then renamed: a reader sees the old file or the new one.
+  std::string Tmp = Path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream Out(Tmp, std::ios::trunc);
+    for (const std::string &L : Lines)
+      Out << L << "\n";
+    if (!Out.flush())
+      return std::remove(Tmp.c_str()), false;
+  }
+  return std::rename(Tmp.c_str(), Path.c_str()) == 0 ||
+         (std::remove(Tmp.c_str()), false);
 }
 
 } // namespace hetero

@@ -42,6 +42,9 @@ else:
 # Every descriptor the compiler writes must read back through the runtime's
 # parser as the same descriptor: here a failure is a compile error.
 config.environment["HETERO_DESC_STRICT"] = "1"
+# Measured shares of earlier runs would make a test's splits depend on what
+# ran before it: none are kept (shares-persisted.c tests keeping them).
+config.environment["HETERO_SHARES_FILE"] = "none"
 config.environment["HETERO_OFFLOAD_ARCH"] = os.environ.get(
     "HETERO_OFFLOAD_ARCH", ",".join(sorted(set(archs))) or "sm_90")
 

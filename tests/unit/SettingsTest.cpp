@@ -255,3 +255,18 @@ TEST(Settings, MisspeltNamesAreNamed) {
   EXPECT_EQ(W[2], "HETERO_INF0 is not a hetero setting; did you mean "
                   "HETERO_INFO?");
 }
+
+TEST(Settings, SharesFileDefaultsToTheUsersCache) {
+  Settings S;
+  ASSERT_TRUE(read({{"HOME", "/home/u"}}, S).empty());
+  EXPECT_EQ(S.SharesFile, "/home/u/.cache/hetero/shares.txt");
+  ASSERT_TRUE(read({{"HOME", "/home/u"}, {"XDG_CACHE_HOME", "/c"}}, S).empty());
+  EXPECT_EQ(S.SharesFile, "/c/hetero/shares.txt");
+  ASSERT_TRUE(
+      read({{"HOME", "/home/u"}, {"HETERO_SHARES_FILE", "none"}}, S).empty());
+  EXPECT_EQ(S.SharesFile, "");
+  ASSERT_TRUE(read({{"HETERO_SHARES_FILE", "/tmp/s"}}, S).empty());
+  EXPECT_EQ(S.SharesFile, "/tmp/s");
+  ASSERT_TRUE(read({}, S).empty());
+  EXPECT_EQ(S.SharesFile, "");
+}

@@ -9,6 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+
 using namespace hetero;
 
 namespace {
@@ -190,4 +193,45 @@ TEST(ShareModel, NoiseKeepsTheStaticShares) {
     EXPECT_EQ(S[1].Weight, 32) << Note;
     M.record("k", ran(S, {100, 93}), 1);
   }
+}
+
+// Settled shares outlive the run; a file with junk in it is read around.
+TEST(ShareModel, SettledSharesPersist) {
+  std::string Path = ::testing::TempDir() + "hetero-shares-test/s.txt";
+  std::remove(Path.c_str());
+  Pool P = gpuGpuCpu();
+  {
+    ShareModel M(true);
+    std::string Note;
+    std::vector<Share> S = M.shares("k#3", P, Static, Note);
+    M.record("k#3", ran(S, {900, 900, 30}), 1); // settles on the GPUs
+    ASSERT_TRUE(M.save(Path, P));
+  }
+  {
+    std::ofstream Junk(Path, std::ios::app);
+    Junk << "cuda:0,cuda:1,cpu\tj#1\tcuda:0\tcuda:9=1\tsettled\n"
+         << "cuda:0,cuda:1,cpu\tj#2\tcuda:0\tcuda:0=nan\tsettled\n"
+         << "garbage\n\t\t\t\t\n";
+  }
+  ShareModel M(true);
+  M.load(Path, P);
+  std::string Note;
+  std::vector<Share> S = M.shares("k#3", P, Static, Note);
+  EXPECT_EQ(Note.rfind("persisted-settled-accel[", 0), 0u) << Note;
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_NEAR(fraction(S, 1), 0.5, 1e-9);
+  // Another pool, or other candidates, start over.
+  Pool Other = P;
+  Other.pop_back();
+  ShareModel O(true);
+  O.load(Path, Other);
+  O.shares("k#3", Other, {{0, 32}, {1, 32}}, Note);
+  EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+  M.shares("k#3", P, {{0, 32}, {2, 1}}, Note);
+  EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+  // Junk lines were skipped, the good one kept on saving again.
+  ShareModel Again(true);
+  Again.load(Path, P);
+  Again.shares("j#1", P, Static, Note);
+  EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
 }

@@ -78,6 +78,8 @@ public:
   void printStats(FILE *Out);
   /// What the last launch did (tests, diagnostics).
   const KernelStats::Launch &lastLaunch() const { return Last; }
+  /// Keeps the settled shares for later runs (ShareModel.h).
+  void saveShares();
   /// Waits until no launch runs on any member.
   void waitIdle() { std::lock_guard<std::mutex> Idle(LaunchMutex); }
 

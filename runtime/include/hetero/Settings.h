@@ -30,7 +30,11 @@
 // | HETERO_CPU_THREADS     | 1 .. the cores available to the process | note    |
 // | HETERO_HOST_COPY       | 0 or 1                                  | 0       |
 // | HETERO_SHARES          | measured or fixed                       | measured|
+// | HETERO_SHARES_FILE     | a file path, or none                    | note    |
 // clang-format on
+//
+// (HETERO_SHARES_FILE's default: $XDG_CACHE_HOME/hetero/shares.txt, else
+// $HOME/.cache/hetero/shares.txt, else none.)
 //
 // HETERO_HOST_COPY=1 keeps mapped data in a host copy until a kernel needs
 // it (costs a second host copy of every mapped array, and the copies happen
@@ -77,6 +81,7 @@ struct Settings {
   unsigned CpuThreads = 0; // 0: unset
   bool HostCopy = false;
   bool FixedShares = false;
+  std::string SharesFile; // empty: none
   /// STARPU_NCPU (or STARPU_NCPUS) / STARPU_NCUDA are set: StarPU's own
   /// settings, which then override hetero's worker counts.
   bool StarPUCpusSet = false;

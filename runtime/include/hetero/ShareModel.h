@@ -29,6 +29,12 @@
 // bit for bit from run to run; measured shares depend on timing, and a
 // reduction's partials (combined in chunk order, Reduction.h) with them.
 //
+// Settled shares outlive the run: they are written to a file (Settings'
+// SharesFile, by default ~/.cache/hetero/shares.txt) per pool (its members'
+// names), kernel and problem size, and a later run of the same binary on the
+// same pool starts settled ("persisted-..." in HETERO_STATS). A line of the
+// file that cannot be read is ignored; the file keeps the newest MaxLines.
+//
 // The engine calls the model under its launch lock: one launch at a time.
 //
 //===----------------------------------------------------------------------===//
@@ -65,6 +71,14 @@ public:
 
   /// Below this part of the pool's speed, the CPU pool is left out.
   static constexpr double MinGain = 0.05;
+  static constexpr size_t MaxLines = 4096;
+
+  /// Reads the settled shares of earlier runs on pool P from Path.
+  void load(const std::string &Path, const Pool &P);
+  /// Writes this run's settled shares to Path, keeping the other pools' and
+  /// kernels' lines (newest first, at most MaxLines). False when the file
+  /// could not be written.
+  bool save(const std::string &Path, const Pool &P) const;
 
 private:
   enum class Phase { Probe, Mixed, MixedTimed, Accel, AccelTimed, Settled };
@@ -83,8 +97,16 @@ private:
   /// E.Rate with each member's speed the average of its kind's.
   static std::vector<double> sameKindAverage(const Entry &E);
 
+  /// A settled entry of an earlier run: who could take chunks, the shares.
+  struct Persisted {
+    std::vector<size_t> Candidates;
+    std::vector<Share> Settled;
+    std::string Why;
+  };
+
   bool Enabled;
   std::map<std::string, Entry> Entries;
+  std::map<std::string, Persisted> Earlier;
 };
 
 } // namespace hetero

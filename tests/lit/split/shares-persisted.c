@@ -1,0 +1,39 @@
+// Measured shares outlive the run: the first run probes, times and settles
+// (ShareModel.h) and writes the settled shares to HETERO_SHARES_FILE; the
+// second run of the same binary on the same pool starts settled. A file
+// full of junk is read around. Answers match the host fallback every time.
+// RUN: %clang-hetero %s -o %t
+// RUN: rm -f %t.shares
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.first | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=FIRST < %t.first
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.second | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=SECOND < %t.second
+// RUN: printf 'junk\n\t\t\t\t\n' > %t.junk
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES_FILE=%t.junk %compare-fallback %t 2>%t.third | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=FIRST < %t.third
+// CHECK: checksum=
+// FIRST: hetero-stats kernel={{.*}} launches=12 split=yes {{.*}} shares=settled
+// SECOND: hetero-stats kernel={{.*}} launches=12 split=yes {{.*}} shares=persisted-settled
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void) {
+  const int n = 200000;
+  double *a = malloc(sizeof(double) * n), *b = malloc(sizeof(double) * n);
+  for (int i = 0; i < n; ++i)
+    a[i] = b[i] = (i % 17) / 4.0;
+#pragma omp target data map(tofrom : a[0 : n], b[0 : n])
+  for (int s = 0; s < 12; ++s) {
+    double *src = s % 2 ? b : a, *dst = s % 2 ? a : b;
+#pragma omp target teams distribute parallel for
+    for (int i = 1; i < n - 1; ++i)
+      dst[i] = (src[i - 1] + src[i] + src[i + 1]) / 3;
+  }
+  double sum = 0;
+  for (int i = 0; i < n; ++i)
+    sum += a[i] * (i % 7);
+  printf("checksum=%.12e\n", sum);
+  free(a);
+  free(b);
+  return 0;
+}
