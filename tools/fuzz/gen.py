@@ -2439,6 +2439,31 @@ class Program:
             out.append(pad + "#pragma omp taskwait")
         out += list(reversed(close))
 
+    def check_first_covers(self):
+        """An array mapped from/alloc because a first kernel writes it whole
+        must appear in that kernel's text (by name or through a view). A
+        statement that gen_stmts drops on Reject may already have recorded
+        its write in the kernel's bookkeeping (seeds 20726 and 20842: a
+        first kernel "covering" a4 / a2 whose statement was dropped); the
+        array mapped `alloc` was then read uninitialised. Stale bookkeeping
+        is otherwise only conservative (races, sizes); here such arrays are
+        mapped tofrom instead, and the program is tagged."""
+        def texts(stmts):
+            for s in stmts:
+                yield s.text or ""
+                yield from texts(s.body)
+                yield from texts(s.orelse)
+        for a in self.arrays:
+            if a.map not in ("from", "alloc") or getattr(a, "fill", False):
+                continue
+            K = next((k for k in self.kernels
+                      if k.kid == getattr(a, "first_cover_kid", None)), None)
+            names = [a.name] + [v.name for v in self.views if v.arr is a]
+            text = "\n".join(texts(K.body)) if K is not None else ""
+            if not any(re.search(r"\b%s\b" % n, text) for n in names):
+                a.map = "tofrom"
+                self.tags.add("first-cover-mismatch")
+
     def emit(self):
         self.tags = set()
         out = []
@@ -2535,6 +2560,7 @@ class Program:
         view_at = len(out)
         for rv in self.redvars:
             w("  %s %s = %s;" % (rv.ty.cname, rv.name, rv.init_c))
+        self.check_first_covers()
         maps = []      # (map type, list item)
         if soa:
             maps.append(("to", "S[0:1]"))
