@@ -3,13 +3,19 @@
 # Runs <exe> on the hetero device and with offload disabled (host fallback);
 # fails when their standard outputs differ, else prints the hetero output
 # (for FileCheck). Extra environment for the hetero run comes from the caller.
+# Each run gets COMPARE_TIMEOUT seconds (default 300): LLVM 19's host
+# fallback itself sometimes aborts or stalls on nowait regions (seen 1 in 60
+# runs of nowait-depend), and a stall must fail the test, not the suite.
 set -uo pipefail
 out_hetero=$(mktemp) out_fallback=$(mktemp)
 trap 'rm -f "$out_hetero" "$out_fallback"' EXIT
-LIBOMPTARGET_PLUGIN=hetero "$@" >"$out_hetero"
+limit=${COMPARE_TIMEOUT:-300}
+LIBOMPTARGET_PLUGIN=hetero timeout -k 5 "$limit" "$@" >"$out_hetero"
 rc_h=$?
-env -u LIBOMPTARGET_PLUGIN OMP_TARGET_OFFLOAD=DISABLED "$@" >"$out_fallback"
+[ $rc_h -eq 124 ] && echo "compare-with-fallback: the hetero run stalled (${limit} s)" >&2
+env -u LIBOMPTARGET_PLUGIN OMP_TARGET_OFFLOAD=DISABLED timeout -k 5 "$limit" "$@" >"$out_fallback"
 rc_f=$?
+[ $rc_f -eq 124 ] && echo "compare-with-fallback: the host fallback run stalled (${limit} s)" >&2
 if [ $rc_h -ne $rc_f ]; then
   echo "compare-with-fallback: exit status $rc_h under hetero, $rc_f in fallback" >&2
   diff -u "$out_fallback" "$out_hetero" >&2
