@@ -96,7 +96,10 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
       E.Accelerator.push_back(P[M].Kind != MemberKind::CpuPool);
     }
     E.Rate.assign(Candidates.size(), 0);
-    auto Old = Earlier.find(Key);
+    std::string Names;
+    for (size_t M : Candidates)
+      Names += (Names.empty() ? "" : ",") + P[M].name();
+    auto Old = Earlier.find(Key + "\t" + Names);
     if (Old != Earlier.end() && Old->second.Candidates == Candidates) {
       E.Settled = Old->second.Settled;
       E.Why = "persisted-" + Old->second.Why;
@@ -227,7 +230,9 @@ void ShareModel::load(const std::string &Path, const Pool &P) {
   // <pool>\t<key>\t<candidates>\t<member>=<weight>,...\t<why>
   for (std::string Line; std::getline(In, Line);) {
     std::vector<std::string> F = splitOn(Line, '\t');
-    if (F.size() != 5 || F[0] != Sig || Earlier.count(F[1]))
+    // Keyed by kernel and candidates: HETERO_MEMBERS=cuda:0,cuda:1 and the
+    // whole pool settle on their own.
+    if (F.size() != 5 || F[0] != Sig || Earlier.count(F[1] + "\t" + F[2]))
       continue;
     Persisted E;
     bool Ok = !F[4].empty();
@@ -245,7 +250,7 @@ void ShareModel::load(const std::string &Path, const Pool &P) {
     }
     E.Why = F[4];
     if (Ok && !E.Settled.empty())
-      Earlier[F[1]] = std::move(E);
+      Earlier[F[1] + "\t" + F[2]] = std::move(E);
   }
 }
 
@@ -268,7 +273,7 @@ bool ShareModel::save(const std::string &Path, const Pool &P) const {
     }
     Lines.push_back(Sig + "\t" + Key + "\t" + Cands + "\t" + Shares + "\t" +
                     E.Why);
-    Mine.insert(Key);
+    Mine.insert(Key + "\t" + Cands);
   }
   if (Lines.empty())
     return true;
@@ -276,7 +281,7 @@ bool ShareModel::save(const std::string &Path, const Pool &P) const {
     std::ifstream In(Path);
     for (std::string Line; std::getline(In, Line) && Lines.size() < MaxLines;) {
       std::vector<std::string> F = splitOn(Line, '\t');
-      if (F.size() == 5 && !(F[0] == Sig && Mine.count(F[1])))
+      if (F.size() == 5 && !(F[0] == Sig && Mine.count(F[1] + "\t" + F[2])))
         Lines.push_back(Line);
     }
   }

@@ -5,7 +5,8 @@
 //
 // - by default, mapped data goes to the GPU when it is mapped, with no host
 //   copy: the kernel updated data that lived only on the faulting GPU, so
-//   the program stops with that message (no hang, no abort inside StarPU);
+//   the program stops with that message and libomptarget aborts it (no
+//   hang, no abort inside StarPU);
 // - under HETERO_HOST_COPY=1 mapped data keeps a host copy, and the kernel
 //   runs again on a CPU member (another image: on a machine of several GPUs
 //   it would fault on the next GPU too), whose result is right. Later
@@ -19,7 +20,7 @@
 // RUN: %clang-hetero %s -o %t
 // RUN: env HETERO_STATS=1 HETERO_HOST_COPY=1 %run-hetero %t 2>%t.err | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=ERR < %t.err
-// RUN: %not env %run-hetero %t 2>%t.stop >/dev/null
+// RUN: %not --crash env %run-hetero %t 2>%t.stop >/dev/null
 // RUN: %FileCheck %s --check-prefix=STOP < %t.stop
 // CHECK: after the fault: ok
 // CHECK: split after the fault: ok

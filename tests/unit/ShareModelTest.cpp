@@ -229,6 +229,22 @@ TEST(ShareModel, SettledSharesPersist) {
   EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
   M.shares("k#3", P, {{0, 32}, {2, 1}}, Note);
   EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+  // Other candidates of the same kernel settle and are kept on their own.
+  {
+    ShareModel Gpus(true);
+    std::vector<Share> Two = {{0, 32}, {1, 32}};
+    for (int I = 0; I < 3; ++I) {
+      std::vector<Share> S2 = Gpus.shares("k#3", P, Two, Note);
+      Gpus.record("k#3", ran(S2, {100, 100, 1}), 1);
+    }
+    ASSERT_TRUE(Gpus.save(Path, P));
+    ShareModel Both(true);
+    Both.load(Path, P);
+    Both.shares("k#3", P, Two, Note);
+    EXPECT_EQ(Note.rfind("persisted-settled:", 0), 0u) << Note;
+    Both.shares("k#3", P, Static, Note);
+    EXPECT_EQ(Note.rfind("persisted-settled-accel[", 0), 0u) << Note;
+  }
   // Junk lines were skipped, the good one kept on saving again.
   ShareModel Again(true);
   Again.load(Path, P);
