@@ -9,12 +9,15 @@
  *       - both grids stay resident on the device for the whole run
  *   #pragma omp target teams distribute parallel for collapse(2)
  *       - the stencil sweep over the interior, flattened a[i*n+j] indexing
+ *         (mode "collapse"; mode "rows" distributes the rows only, each
+ *         iteration sweeping one row with a sequential inner loop)
  *   #pragma omp target teams distribute parallel for
  *       - 1-D copy kernels; the two grids are swapped by pointer each
  *         sweep (pointers not named in a map clause are translated to
  *         their device copies)
  *
- * Usage: jacobi [N] [ITERS]        (defaults: N=1024, ITERS=100)
+ * Usage: jacobi [N] [ITERS] [collapse|rows]
+ *        (defaults: N=1024, ITERS=100, collapse)
  *
  * stdout: one line, "jacobi: n=N iters=ITERS checksum=<sum of all points>",
  * the checksum computed on the host, in row-major order, after the data
@@ -23,6 +26,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <omp.h>
 
@@ -30,17 +34,20 @@
 
 static void usage(const char *prog) {
   fprintf(stderr,
-          "usage: %s [N] [ITERS]\n"
+          "usage: %s [N] [ITERS] [collapse|rows]\n"
           "  N      grid edge length, 3..32768 (default 1024)\n"
-          "  ITERS  Jacobi sweeps, 1..1000000 (default 100)\n",
+          "  ITERS  Jacobi sweeps, 1..1000000 (default 100)\n"
+          "  collapse: one iteration per point (default); rows: per row\n",
           prog);
 }
 
 int main(int argc, char **argv) {
-  int n = 1024, iters = 100;
+  int n = 1024, iters = 100, rows = 0;
 
-  if (argc > 3 || (argc > 1 && parse_int(argv[1], 3, 32768, &n) != 0) ||
-      (argc > 2 && parse_int(argv[2], 1, 1000000, &iters) != 0)) {
+  if (argc > 4 || (argc > 1 && parse_int(argv[1], 3, 32768, &n) != 0) ||
+      (argc > 2 && parse_int(argv[2], 1, 1000000, &iters) != 0) ||
+      (argc > 3 && strcmp(argv[3], "collapse") != 0 &&
+       !(rows = strcmp(argv[3], "rows") == 0))) {
     usage(argv[0]);
     return 2;
   }
@@ -70,11 +77,21 @@ int main(int argc, char **argv) {
 
     double *src = a, *dst = b;
     for (int it = 0; it < iters; it++) {
+      if (rows) {
+#pragma omp target teams distribute parallel for
+        for (int i = 1; i < n - 1; i++)
+          for (int j = 1; j < n - 1; j++)
+            dst[i * n + j] =
+                0.25 * (src[(i - 1) * n + j] + src[(i + 1) * n + j] +
+                        src[i * n + (j - 1)] + src[i * n + (j + 1)]);
+      } else {
 #pragma omp target teams distribute parallel for collapse(2)
-      for (int i = 1; i < n - 1; i++)
-        for (int j = 1; j < n - 1; j++)
-          dst[i * n + j] = 0.25 * (src[(i - 1) * n + j] + src[(i + 1) * n + j] +
-                                   src[i * n + (j - 1)] + src[i * n + (j + 1)]);
+        for (int i = 1; i < n - 1; i++)
+          for (int j = 1; j < n - 1; j++)
+            dst[i * n + j] =
+                0.25 * (src[(i - 1) * n + j] + src[(i + 1) * n + j] +
+                        src[i * n + (j - 1)] + src[i * n + (j + 1)]);
+      }
       double *t = src;
       src = dst;
       dst = t;

@@ -1,22 +1,28 @@
 #!/usr/bin/env python3
-"""Benchmark harness: each example under the stock plugin and under hetero,
-in the same invocation on the same machine, repeated; prints a table (median
-rate, spread, ratio to stock, whether the answers agree), writes bench.csv
-and, with --plot, bench.png (matplotlib, when installed).
+"""Benchmark harness: each example under what the user would otherwise run
+and under hetero, in the same invocation on the same machine, repeated. For
+every run it records the example's own timed region (its rate on stderr), the
+whole process's wall time and its peak RSS; prints a table of medians and
+ratios to the baseline, checks the answers agree, writes bench.csv and, with
+--plot, bench.png (matplotlib, when installed).
 
-  bench.py [--bin DIR] [--out DIR] [--reps N] [--cases jacobi,cg,...]
-           [--configs stock,hetero,...] [--plot]
+  bench.py [--bin DIR] [--plain-bin DIR] [--out DIR] [--reps N]
+           [--cases jacobi,cg,...] [--configs stock,hetero,...] [--plot]
 
 Configurations:
-  stock        the stock plugin: LLVM's cuda plugin on a GPU machine, else
-               the host plugin (device 0 of a hetero binary without
-               LIBOMPTARGET_PLUGIN)
+  stock        the baseline: the example built by plain clang-19 (nvptx64 and
+               x86_64 images, examples/bin-plain) under LLVM's stock plugin:
+               cuda on a GPU machine, host without a GPU
+  stock-instr  the hetero-built example (loop windows, descriptors) under the
+               same stock plugin: what the instrumentation costs
   hetero       hetero, default pool (every GPU and the CPU cores)
   hetero-gpus  hetero over the GPUs only (HETERO_MEMBERS)
   hetero-cpu   hetero, the CPU pool only
-The rate is the example's own (stderr); the answer is its stdout line, which
-must be the same under every configuration except for the fields named in
-REDUCTION_FIELDS (results of floating-point reductions)."""
+The answer is the example's stdout line, which must be the same under every
+configuration except for the fields named in REDUCTION_FIELDS (results of
+floating-point reductions). Ratios are "speed relative to stock": above 1 is
+faster (timed, wall) or, for RSS, more memory. The checks after the table are
+issue 11's targets; they are printed, and only a wrong answer fails the run."""
 import argparse
 import csv
 import os
@@ -24,24 +30,37 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from same_answers import same  # noqa: E402
 
-# name -> (arguments, rate regex on stderr, unit, higher is better)
+# name -> (program, GPU arguments, CPU arguments, rate regex on stderr, unit,
+#          higher is better)
 CASES = {
-    "jacobi": (["4096", "100"], r"([\d.]+) Mpoint-updates/s", "Mpoint/s", True),
-    "himeno": (["M", "40"], r"([\d.]+) MFLOPS", "MFLOPS", True),
-    "nbody": (["32768", "5"], r"([\d.]+) G interactions/s", "Ginter/s", True),
-    "cg": (["1024", "100"], r"([\d.]+) ms per iteration", "ms/iter", False),
+    "jacobi": ("jacobi", ["4096", "100"], ["1024", "50"],
+               r"([\d.]+) Mpoint-updates/s", "Mpoint/s", True),
+    "jacobi-16k": ("jacobi", ["16384", "100", "collapse"],
+                   ["2048", "20", "collapse"],
+                   r"([\d.]+) Mpoint-updates/s", "Mpoint/s", True),
+    "jacobi-rows": ("jacobi", ["8192", "50", "rows"], ["2048", "20", "rows"],
+                    r"([\d.]+) Mpoint-updates/s", "Mpoint/s", True),
+    "himeno": ("himeno", ["L", "40"], ["S", "20"], r"([\d.]+) MFLOPS",
+               "MFLOPS", True),
+    "nbody": ("nbody", ["262144", "3"], ["4096", "2"],
+              r"([\d.]+) G interactions/s", "Ginter/s", True),
+    "cg": ("cg", ["1024", "100"], ["256", "50"], r"([\d.]+) ms per iteration",
+           "ms/iter", False),
+    "stream": ("stream", ["134217728", "20"], ["8388608", "10"],
+               r"([\d.]+) GB/s", "GB/s", True),
+    "launch": ("launch", ["plain", "5000"], ["plain", "2000"],
+               r"([\d.]+) us per launch", "us/launch", False),
+    "launch-red": ("launch", ["reduction", "5000"], ["reduction", "2000"],
+                   r"([\d.]+) us per launch", "us/launch", False),
 }
-CPU_CASES = {
-    "jacobi": ["1024", "50"],
-    "himeno": ["S", "20"],
-    "nbody": ["4096", "2"],
-    "cg": ["256", "50"],
-}
-REDUCTION_FIELDS = {"gosa": 1e-6, "rnorm": 1e-6}
+REDUCTION_FIELDS = {"gosa": 1e-6, "rnorm": 1e-6, "dot": 1e-9}
+BASELINE = "stock"
 
 
 def gpu_count():
@@ -57,9 +76,8 @@ def config_env(name, gpus):
     env = dict(os.environ)
     for var in ("LIBOMPTARGET_PLUGIN", "HETERO_MEMBERS", "HETERO_MEMBER"):
         env.pop(var, None)
-    if name == "stock":
-        if gpus:
-            env["LIBOMPTARGET_PLUGIN"] = "cuda"
+    if name in ("stock", "stock-instr"):
+        env["LIBOMPTARGET_PLUGIN"] = "cuda" if gpus else "host"
         return env
     env["LIBOMPTARGET_PLUGIN"] = "hetero"
     if name == "hetero-gpus":
@@ -71,12 +89,124 @@ def config_env(name, gpus):
     return env
 
 
+def run_once(argv, env):
+    """Runs one process; returns (status, stdout, stderr, wall s, peak RSS
+    in MiB). The RSS is the kernel's high-water mark for the child alone."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.monotonic()
+        proc = subprocess.Popen(argv, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return (proc.returncode, out.read().decode(errors="replace"),
+                err.read().decode(errors="replace"), wall,
+                usage.ru_maxrss / 1024.0)
+
+
+def measure_one(case, cfg, argv, env, rate_re, into):
+    st, out, err, wall, peak = run_once(argv, env)
+    m = re.search(rate_re, err)
+    if st != 0 or not m:
+        sys.stderr.write(err[-2000:])
+        sys.exit("bench: %s %s failed (status %d): %s"
+                 % (case, cfg, st, " ".join(argv)))
+    into["rates"].append(float(m.group(1)))
+    into["walls"].append(wall)
+    into["rss"].append(peak)
+    into.setdefault("answer", out.strip())
+
+
+def ratio(x, base, higher_is_better):
+    if x <= 0 or base <= 0:
+        return float("nan")
+    return x / base if higher_is_better else base / x
+
+
+def checks(rows, gpus):
+    """Issue 11's targets, one line each: PASS or FAIL with the worst case."""
+    by = {(r["case"], r["config"]): r for r in rows}
+    cases = list(dict.fromkeys(r["case"] for r in rows))
+    lines = []
+
+    def check(what, cfgs, ok, show):
+        bad = [(c, cfg) for c in cases for cfg in cfgs
+               if (c, cfg) in by and not ok(by[(c, cfg)])]
+        seen = [(c, cfg) for c in cases for cfg in cfgs if (c, cfg) in by]
+        if not seen:
+            return
+        lines.append("%s %s%s" % ("PASS" if not bad else "FAIL", what,
+                                  "" if not bad else ": " + ", ".join(
+                                      "%s/%s %s" % (c, cfg, show(by[(c, cfg)]))
+                                      for c, cfg in bad)))
+
+    hetero = ["hetero", "hetero-gpus"] if gpus else ["hetero"]
+    check("timed region >= 0.98x stock", hetero,
+          lambda r: r["timed_vs_stock"] >= 0.98,
+          lambda r: "%.3fx" % r["timed_vs_stock"])
+    check("process wall >= 0.98x stock", hetero,
+          lambda r: r["wall_vs_stock"] >= 0.98,
+          lambda r: "%.3fx" % r["wall_vs_stock"])
+    check("peak RSS <= max(1.05x, +100 MiB) of stock", hetero,
+          lambda r: r["rss_mib"] <= max(1.05 * r["stock_rss_mib"],
+                                        r["stock_rss_mib"] + 100),
+          lambda r: "%.0f/%.0f MiB" % (r["rss_mib"], r["stock_rss_mib"]))
+    check("instrumented build under stock within 0.5%", ["stock-instr"],
+          lambda r: r["timed_vs_stock"] >= 0.995,
+          lambda r: "%.3fx" % r["timed_vs_stock"])
+    if gpus and ("himeno", "hetero") in by:
+        r = by[("himeno", "hetero")]
+        lines.append("%s himeno with the default pool >= 1.15x stock (%.3fx)"
+                     % ("PASS" if r["timed_vs_stock"] >= 1.15 else "FAIL",
+                        r["timed_vs_stock"]))
+    check("answers agree", list(dict.fromkeys(r["config"] for r in rows)),
+          lambda r: r["same_answer"], lambda r: "DIFF")
+    return lines
+
+
+def plot(rows, configs, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("bench: matplotlib not installed; no plot")
+        return
+    cases = list(dict.fromkeys(r["case"] for r in rows))
+    shown = [c for c in configs if c != BASELINE]
+    width = 0.8 / max(1, len(shown))
+    fig, axes = plt.subplots(3, 1, figsize=(10, 9), sharex=True)
+    for ax, key, label in zip(
+            axes, ("timed_vs_stock", "wall_vs_stock", "rss_vs_stock"),
+            ("timed region, speed vs stock", "process wall, speed vs stock",
+             "peak RSS vs stock")):
+        for i, cfg in enumerate(shown):
+            ys = [next((r[key] for r in rows
+                        if r["case"] == c and r["config"] == cfg), 0)
+                  for c in cases]
+            ax.bar([x + i * width for x in range(len(cases))], ys, width,
+                   label=cfg)
+        ax.axhline(1.0, color="black", linewidth=0.5)
+        ax.set_ylabel(label)
+    axes[0].legend(fontsize="small")
+    axes[-1].set_xticks([x + width * (len(shown) - 1) / 2
+                         for x in range(len(cases))])
+    axes[-1].set_xticklabels(cases, rotation=20)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    print("bench: %s" % path)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--bin", default=None,
-                   help="examples directory (default: build/examples/bin, "
-                   "or the bundle's bin/)")
+                   help="hetero-built examples (default: the bundle's bin/, "
+                   "or build/examples/bin)")
+    p.add_argument("--plain-bin", default=None,
+                   help="plain clang-19 builds (default: bin-plain beside "
+                   "--bin)")
     p.add_argument("--out", default="bench-results")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--cases", default=",".join(CASES))
@@ -92,91 +222,91 @@ def main():
                 break
     if not bin_dir:
         sys.exit("bench: no examples directory; pass --bin")
+    plain_dir = a.plain_bin or os.path.join(os.path.dirname(
+        os.path.abspath(bin_dir)), "bin-plain")
+    if not os.path.isdir(plain_dir):
+        sys.exit("bench: no plain clang-19 builds in %s; pass --plain-bin"
+                 % plain_dir)
     gpus = gpu_count()
     configs = a.configs.split(",") if a.configs else (
-        ["stock", "hetero", "hetero-gpus"] if gpus else ["stock", "hetero"])
+        ["stock", "stock-instr", "hetero", "hetero-gpus"] if gpus
+        else ["stock", "stock-instr", "hetero"])
+    if configs[0] != BASELINE:
+        configs.insert(0, BASELINE)
+    for case in a.cases.split(","):
+        if case not in CASES:
+            sys.exit("bench: unknown case %s (known: %s)"
+                     % (case, ",".join(CASES)))
     os.makedirs(a.out, exist_ok=True)
-    print("bench: %d GPU(s); %d repetitions; examples from %s"
-          % (gpus, a.reps, bin_dir))
+    # hetero's measured shares start from this invocation's own runs (the
+    # first repetition learns, the later ones start settled), not from
+    # whatever an earlier build left in ~/.cache.
+    if "HETERO_SHARES_FILE" not in os.environ:
+        shares = os.path.join(os.path.abspath(a.out), "shares.txt")
+        if os.path.exists(shares):
+            os.remove(shares)
+        os.environ["HETERO_SHARES_FILE"] = shares
+    print("bench: %d GPU(s); %d repetitions; hetero builds from %s, plain "
+          "from %s" % (gpus, a.reps, bin_dir, plain_dir), flush=True)
 
     rows = []
     for case in a.cases.split(","):
-        if case not in CASES:
-            sys.exit("bench: unknown case " + case)
-        args, rate_re, unit, higher = CASES[case]
-        if not gpus:
-            args = CPU_CASES[case]
-        answers = {}
+        prog, gpu_args, cpu_args, rate_re, unit, higher = CASES[case]
+        args = gpu_args if gpus else cpu_args
+        # Repetitions interleave the configurations, so that a drift of the
+        # machine (clocks, page cache, another tenant) touches them alike.
+        runs = {cfg: {"rates": [], "walls": [], "rss": []} for cfg in configs}
+        for _ in range(a.reps):
+            for cfg in configs:
+                exe = os.path.join(plain_dir if cfg == BASELINE else bin_dir,
+                                   prog)
+                measure_one(case, cfg, [exe] + args, config_env(cfg, gpus),
+                            rate_re, runs[cfg])
+        case_rows = []
         for cfg in configs:
-            env = config_env(cfg, gpus)
-            rates = []
-            for _ in range(a.reps):
-                r = subprocess.run([os.path.join(bin_dir, case)] + args,
-                                   env=env, capture_output=True, text=True)
-                m = re.search(rate_re, r.stderr)
-                if r.returncode != 0 or not m:
-                    sys.stderr.write(r.stderr[-2000:])
-                    sys.exit("bench: %s %s failed (status %d)"
-                             % (case, cfg, r.returncode))
-                rates.append(float(m.group(1)))
-                answers.setdefault(cfg, r.stdout.strip())
-            rows.append({"case": case, "args": " ".join(args), "config": cfg,
-                         "unit": unit, "higher_is_better": higher,
-                         "median": statistics.median(rates),
-                         "min": min(rates), "max": max(rates),
-                         "answer": answers[cfg]})
-        for row in rows:
-            if row["case"] == case:
-                row["same_answer"] = same(answers[configs[0]], row["answer"],
-                                          REDUCTION_FIELDS)
-                stock = next(r for r in rows
-                             if r["case"] == case and r["config"] == configs[0])
-                speed = (row["median"] / stock["median"] if higher
-                         else stock["median"] / row["median"])
-                row["speedup_vs_" + configs[0]] = speed
+            rates, walls, rss = (runs[cfg]["rates"], runs[cfg]["walls"],
+                                 runs[cfg]["rss"])
+            answer = runs[cfg]["answer"]
+            case_rows.append({
+                "case": case, "args": " ".join(args), "config": cfg,
+                "unit": unit, "higher_is_better": higher,
+                "timed": statistics.median(rates), "timed_min": min(rates),
+                "timed_max": max(rates),
+                "wall_s": statistics.median(walls),
+                "rss_mib": statistics.median(rss), "answer": answer})
+        base = case_rows[0]
+        for row in case_rows:
+            row["timed_vs_stock"] = ratio(row["timed"], base["timed"], higher)
+            row["wall_vs_stock"] = ratio(row["wall_s"], base["wall_s"], False)
+            row["rss_vs_stock"] = row["rss_mib"] / base["rss_mib"]
+            row["stock_rss_mib"] = base["rss_mib"]
+            row["same_answer"] = same(base["answer"], row["answer"],
+                                      REDUCTION_FIELDS)
+            print("  %-11s %-12s %10.3f %s, wall %.2f s, RSS %.0f MiB"
+                  % (case, row["config"], row["timed"], unit, row["wall_s"],
+                     row["rss_mib"]), flush=True)
+        rows += case_rows
 
-    key = "speedup_vs_" + configs[0]
-    head = "%-7s %-16s %-12s %12s %12s %12s %9s %7s" % (
-        "case", "args", "config", "median", "min", "max", "vs " + configs[0],
-        "answer")
+    head = "%-11s %-20s %-12s %11s %9s %8s %8s %8s %7s %6s" % (
+        "case", "args", "config", "timed", "unit", "vs stock", "wall s",
+        "vs stock", "RSS MiB", "answer")
     print(head)
     print("-" * len(head))
     for r in rows:
-        print("%-7s %-16s %-12s %12.3f %12.3f %12.3f %8.3fx %7s  %s" % (
-            r["case"], r["args"], r["config"], r["median"], r["min"],
-            r["max"], r[key], "same" if r["same_answer"] else "DIFF",
-            r["unit"]))
+        print("%-11s %-20s %-12s %11.3f %9s %7.3fx %8.2f %7.3fx %7.0f %6s" % (
+            r["case"], r["args"], r["config"], r["timed"], r["unit"],
+            r["timed_vs_stock"], r["wall_s"], r["wall_vs_stock"],
+            r["rss_mib"], "same" if r["same_answer"] else "DIFF"))
+    print()
+    for line in checks(rows, gpus):
+        print(line)
     with open(os.path.join(a.out, "bench.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()
         w.writerows(rows)
     print("bench: %s" % os.path.join(a.out, "bench.csv"))
     if a.plot:
-        try:
-            import matplotlib
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            print("bench: matplotlib not installed; no plot")
-        else:
-            cases = list(dict.fromkeys(r["case"] for r in rows))
-            width = 0.8 / len(configs)
-            fig, ax = plt.subplots(figsize=(8, 4))
-            for i, cfg in enumerate(configs):
-                ys = [next(r[key] for r in rows
-                           if r["case"] == c and r["config"] == cfg)
-                      for c in cases]
-                ax.bar([x + i * width for x in range(len(cases))], ys, width,
-                       label=cfg)
-            ax.set_xticks([x + width * (len(configs) - 1) / 2
-                           for x in range(len(cases))])
-            ax.set_xticklabels(cases)
-            ax.set_ylabel("speed relative to " + configs[0])
-            ax.axhline(1.0, color="black", linewidth=0.5)
-            ax.legend()
-            fig.tight_layout()
-            fig.savefig(os.path.join(a.out, "bench.png"), dpi=100)
-            print("bench: %s" % os.path.join(a.out, "bench.png"))
+        plot(rows, configs, os.path.join(a.out, "bench.png"))
     return 0 if all(r["same_answer"] for r in rows) else 1
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs what the GPU machines need to run hetero programs and tests, where
 # nothing can be installed and no compiler exists:
-#   bin/      the examples
+#   bin/      the examples, built for hetero
+#   bin-plain/  the same examples built by plain clang-19 (bench.py's stock)
 #   lib/      libomptarget (with the hetero plugin), StarPU and the rest of
 #             the runtime closure (CUDA's own libraries are on those machines)
 #   lit/      lit, the lit suite with its programs prebuilt, FileCheck, not
@@ -17,9 +18,10 @@ out=$(realpath "$out")
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 b=$stage/hetero-bundle
-mkdir -p "$b/bin" "$b/lib" "$b/lit/tools" "$b/lit/prebuilt"
+mkdir -p "$b/bin" "$b/bin-plain" "$b/lib" "$b/lit/tools" "$b/lit/prebuilt"
 
 cp "$build"/examples/bin/* "$b/bin/"
+cp "$build"/examples/bin-plain/* "$b/bin-plain/"
 cp -P "$build"/lib/libomptarget.so* "$b/lib/"
 cp /usr/lib/llvm-19/bin/FileCheck /usr/lib/llvm-19/bin/not "$b/lit/tools/"
 cp -r "$build/_deps/llvm-src/llvm/utils/lit" "$b/lit/lit"
@@ -42,7 +44,7 @@ collect() {
     collect "$path"
   done < <(LD_LIBRARY_PATH="$build/lib:$build/third_party/starpu/lib" ldd "$f")
 }
-for f in "$b"/lib/libomptarget.so.19.1 "$b"/lit/tools/* "$b"/bin/*; do collect "$f"; done
+for f in "$b"/lib/libomptarget.so.19.1 "$b"/lit/tools/* "$b"/bin/* "$b"/bin-plain/*; do collect "$f"; done
 # libomptarget's libomp must be LLVM 19's, not an older system one.
 cp -L /usr/lib/llvm-19/lib/libomp.so.5 "$b/lib/libomp.so.5"
 

@@ -45,6 +45,10 @@ config.environment["HETERO_DESC_STRICT"] = "1"
 # Measured shares of earlier runs would make a test's splits depend on what
 # ran before it: none are kept (shares-persisted.c tests keeping them).
 config.environment["HETERO_SHARES_FILE"] = "none"
+# The tests check how kernels split, which measured shares would make depend
+# on this machine's GPU/CPU speed ratio (a GPU ten times faster takes every
+# iteration): shares are fixed unless a test asks for measured ones.
+config.environment["HETERO_SHARES"] = "fixed"
 config.environment["HETERO_OFFLOAD_ARCH"] = os.environ.get(
     "HETERO_OFFLOAD_ARCH", ",".join(sorted(set(archs))) or "sm_90")
 

@@ -4,12 +4,12 @@
 // full of junk is read around. Answers match the host fallback every time.
 // RUN: %clang-hetero %s -o %t
 // RUN: rm -f %t.shares
-// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.first | %FileCheck %s
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.first | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=FIRST < %t.first
-// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.second | %FileCheck %s
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.second | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=SECOND < %t.second
 // RUN: printf 'junk\n\t\t\t\t\n' > %t.junk
-// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES_FILE=%t.junk %compare-fallback %t 2>%t.third | %FileCheck %s
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.junk %compare-fallback %t 2>%t.third | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=FIRST < %t.third
 // CHECK: checksum=
 // FIRST: hetero-stats kernel={{.*}} launches=12 split=yes {{.*}} shares=settled
