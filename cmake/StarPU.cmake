@@ -21,6 +21,11 @@ ExternalProject_Add(starpu
     # Defaults follow the build machine (2 cores) and would ignore the rest
     # of a 32-core GPU host.
     --enable-maxcpus=512 --enable-maxcudadev=16 --enable-maxnodes=32
+    # Idle workers sleep instead of polling: a polling worker per GPU (and
+    # per CPU member) would take cores from the CPU pool's OpenMP threads.
+    # Chunks run synchronously (STARPU_CUDA_PIPELINE=0), which blocking
+    # CUDA drivers require.
+    --enable-blocking-drivers
     --with-cuda-dir=${HETERO_CUDA_PATH}
     --disable-opencl --disable-fortran --disable-build-examples
     --disable-build-tests --disable-build-doc --disable-mpi --disable-socl

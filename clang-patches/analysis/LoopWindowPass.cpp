@@ -128,11 +128,19 @@ struct WindowValues {
   Value *Lo, *Last, *Active;
 };
 
-WindowValues loadWindow(IRBuilder<> &B, GlobalVariable *Window) {
+/// The window, read once at the entry of F. The plugin writes it only
+/// between launches, so the loads are invariant: a kernel that stores to
+/// global memory in its loop does not read the window again per iteration
+/// (on NVPTX they become read-only-cache loads).
+WindowValues loadWindow(Function &F, GlobalVariable *Window) {
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
   Type *I64 = B.getInt64Ty();
+  MDNode *Invariant = MDNode::get(F.getContext(), {});
   auto Field = [&](unsigned I, const char *Name) {
-    return B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Window, I),
-                        Name);
+    LoadInst *L =
+        B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Window, I), Name);
+    L->setMetadata(LLVMContext::MD_invariant_load, Invariant);
+    return L;
   };
   Value *Lo = Field(abi::WindowLo, "hetero.lo");
   Value *Hi = Field(abi::WindowHi, "hetero.hi");
@@ -152,7 +160,7 @@ Value *clampIfActive(IRBuilder<> &B, const WindowValues &W, Value *V,
 /// Clamps the call's [lb, ub] to the window when the window is active.
 void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
   IRBuilder<> B(IC.Call);
-  WindowValues W = loadWindow(B, Window);
+  WindowValues W = loadWindow(*IC.Call->getFunction(), Window);
   unsigned LbArg = IC.ByValue ? 3 : 4, UbArg = IC.ByValue ? 4 : 5;
   if (IC.ByValue) {
     Value *Lb = IC.Call->getArgOperand(LbArg);
@@ -187,8 +195,7 @@ void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
     for (Use &U : L->uses())
       Uses.push_back(&U);
     IRBuilder<> After(L->getNextNode());
-    Value *Clamped =
-        clampIfActive(After, loadWindow(After, Window), L, IC.Signed, false);
+    Value *Clamped = clampIfActive(After, W, L, IC.Signed, false);
     for (Use *U : Uses)
       U->set(Clamped);
   }

@@ -60,6 +60,18 @@ void *HostNodeOps::allocateWithLeadIn(size_t Size, size_t LeadIn) {
   size_t Page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   LeadIn = (LeadIn + Page - 1) / Page * Page;
   size_t Bytes = LeadIn + HeaderBytes + (Size ? Size : 1);
+  if (Size <= CachedSize) {
+    std::lock_guard<std::mutex> Lock(CacheMutex);
+    for (size_t I = 0; I < Cache.size(); ++I)
+      if (Cache[I].Bytes == Bytes && Cache[I].LeadIn == LeadIn) {
+        char *Start = static_cast<char *>(Cache[I].Start);
+        Cache[I] = Cache.back();
+        Cache.pop_back();
+        // Fresh storage reads as zeros, as a new mapping would.
+        memset(Start + LeadIn + HeaderBytes, 0, Size);
+        return Start + LeadIn + HeaderBytes;
+      }
+  }
   void *P = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (P == MAP_FAILED)
@@ -90,7 +102,21 @@ void HostNodeOps::release(void *Ptr) {
     return;
   size_t *Header =
       reinterpret_cast<size_t *>(static_cast<char *>(Ptr) - HeaderBytes);
+  if (allocationSize(Ptr) <= CachedSize) {
+    std::lock_guard<std::mutex> Lock(CacheMutex);
+    if (Cache.size() < MaxCached) {
+      size_t LeadIn = reinterpret_cast<char *>(Header) -
+                      reinterpret_cast<char *>(Header[0]);
+      Cache.push_back({reinterpret_cast<void *>(Header[0]), Header[1], LeadIn});
+      return;
+    }
+  }
   munmap(reinterpret_cast<void *>(Header[0]), Header[1]);
+}
+
+HostNodeOps::~HostNodeOps() {
+  for (const CachedMapping &M : Cache)
+    munmap(M.Start, M.Bytes);
 }
 
 bool HostNodeOps::copyFromHost(void *Dst, const void *Src, size_t Size) {

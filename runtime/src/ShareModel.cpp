@@ -63,6 +63,22 @@ std::vector<double> ShareModel::sameKindAverage(const Entry &E) {
   return Rate;
 }
 
+bool ShareModel::bothKinds(const Entry &E) {
+  bool Accelerator = false, Other = false;
+  for (bool A : E.Accelerator)
+    (A ? Accelerator : Other) = true;
+  return Accelerator && Other;
+}
+
+std::vector<Share> ShareModel::accelerators(const Entry &E,
+                                            const std::vector<Share> &S) {
+  std::vector<Share> Out;
+  for (size_t I = 0; I < S.size(); ++I)
+    if (E.Accelerator[I])
+      Out.push_back(S[I]);
+  return Out;
+}
+
 static std::string describe(const Pool &P, const std::vector<Share> &S) {
   double Sum = 0;
   for (const Share &X : S)
@@ -110,6 +126,8 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
   switch (E.Now) {
   case Phase::Probe:
     E.Handed = Static;
+    if (E.ProbeLaunch == 0 && bothKinds(E))
+      E.Handed = accelerators(E, Static);
     Note = "probe";
     break;
   case Phase::Mixed:
@@ -122,6 +140,8 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
     E.Handed = E.Accel;
     Note = "accel";
     break;
+  case Phase::Verify:
+  case Phase::VerifyTimed:
   case Phase::Settled:
     E.Handed = E.Settled;
     Note = E.Why;
@@ -152,6 +172,12 @@ void ShareModel::record(const std::string &Key,
   };
   switch (E.Now) {
   case Phase::Probe: {
+    // Accelerators alone, then a warm-up of the static shares (cold pages,
+    // caches and threads): not the speed.
+    if (++E.ProbeLaunch < (bothKinds(E) ? 3 : 2)) {
+      E.Rate.assign(E.Rate.size(), 0);
+      break;
+    }
     // The CPU pool's speed as a part of everyone's: below MinGain it cannot
     // pay for the copies and the waiting it brings; no need to time it.
     double All = 0, Cpu = 0;
@@ -193,9 +219,26 @@ void ShareModel::record(const std::string &Key,
     std::snprintf(Why, sizeof(Why), "settled-%s[accel=%.3fms,mixed=%.3fms]",
                   Accel ? "accel" : "mixed", 1e3 * WallSeconds,
                   1e3 * E.MixedWall);
+    E.AccelWall = WallSeconds;
     Settle(Accel ? E.Accel : E.Mixed, Why);
+    if (!Accel)
+      E.Now = Phase::Verify;
     break;
   }
+  case Phase::Verify: // this launch moved the data back to mixed boundaries
+    E.Now = Phase::VerifyTimed;
+    break;
+  case Phase::VerifyTimed:
+    if (WallSeconds > E.AccelWall) {
+      char Why[112];
+      std::snprintf(Why, sizeof(Why),
+                    "settled-accel[verified: mixed=%.3fms,accel=%.3fms]",
+                    1e3 * WallSeconds, 1e3 * E.AccelWall);
+      Settle(E.Accel, Why);
+    } else {
+      E.Now = Phase::Settled;
+    }
+    break;
   case Phase::Settled:
     break;
   }

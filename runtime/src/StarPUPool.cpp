@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <starpu.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 
@@ -61,6 +62,10 @@ bool StarPUPool::start(const Config &C, std::string &Err) {
   // kernel has faulted; without, it only synchronises its stream, and the
   // plugin takes the failed GPU out of the pool and reruns elsewhere.
   setenv("STARPU_CUDA_PIPELINE", "0", 0);
+  // Idle workers sleep (StarPU is built with blocking drivers), the last
+  // one too (clang-patches/starpu): every task goes to a given worker,
+  // which wakes it. A polling worker would take a core from the CPU pool.
+  setenv("STARPU_KEEP_LAST_WORKER_AWAKE", "0", 0);
   if (infoLevel() < 2)
     setenv("STARPU_SILENT", "1", 0);
   struct starpu_conf Conf;
@@ -121,9 +126,23 @@ std::vector<bool> StarPUPool::runAll(
   std::vector<bool> Ok(Tasks.size(), false);
   std::vector<Closure> Closures(Tasks.size());
   std::vector<struct starpu_task *> Submitted(Tasks.size(), nullptr);
+  std::vector<bool> Here(Tasks.size(), false);
+  for (size_t I = 0; I < Tasks.size(); ++I)
+    Here[I] = !Started || Tasks[I].first < 0;
+  // The calling thread would only wait: it runs one task itself, the last
+  // one whose worker has no other task here (so per-worker order holds).
+  // A launch of one chunk then costs no hand-over to a worker at all.
+  if (std::find(Here.begin(), Here.end(), true) == Here.end())
+    for (size_t I = Tasks.size(); I-- > 0;)
+      if (std::count_if(Tasks.begin(), Tasks.end(), [&](const auto &T) {
+            return T.first == Tasks[I].first;
+          }) == 1) {
+        Here[I] = true;
+        break;
+      }
   for (size_t I = 0; I < Tasks.size(); ++I) {
     Closures[I].Fn = &Tasks[I].second;
-    if (!Started || Tasks[I].first < 0)
+    if (Here[I])
       continue;
     struct starpu_task *T = starpu_task_create();
     T->cl = codelet();
@@ -141,7 +160,7 @@ std::vector<bool> StarPUPool::runAll(
   }
   // Tasks without a worker run here, while the others run on theirs.
   for (size_t I = 0; I < Tasks.size(); ++I)
-    if (!Started || Tasks[I].first < 0)
+    if (Here[I])
       Closures[I].Result = Tasks[I].second();
   for (size_t I = 0; I < Tasks.size(); ++I) {
     if (Submitted[I]) {

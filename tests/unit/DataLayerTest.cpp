@@ -188,6 +188,29 @@ TEST_F(Fixture, BuffersTheHostCannotHoldAreRefused) {
   EXPECT_TRUE(L.release(P));
 }
 
+// Small mappings are reused (no munmap per launch), and reused storage
+// reads as zeros, like a new mapping; large ones are not kept.
+TEST(HostNodeOpsTest, SmallMappingsAreReusedAsFreshStorage) {
+  HostNodeOps H;
+  auto *P = static_cast<unsigned char *>(H.allocateWithLeadIn(64, 1 << 20));
+  ASSERT_NE(P, nullptr);
+  memset(P, 0xab, 64);
+  H.release(P);
+  auto *Q = static_cast<unsigned char *>(H.allocateWithLeadIn(64, 1 << 20));
+  ASSERT_EQ(Q, P);
+  EXPECT_EQ(HostNodeOps::allocationSize(Q), 64u);
+  for (int I = 0; I < 64; ++I)
+    ASSERT_EQ(Q[I], 0) << I;
+  // Another lead-in or size takes another mapping.
+  void *R = H.allocateWithLeadIn(64, 2 << 20);
+  EXPECT_NE(R, static_cast<void *>(Q));
+  H.release(R);
+  H.release(Q);
+  void *Big = H.allocate(1 << 20);
+  ASSERT_NE(Big, nullptr);
+  H.release(Big);
+}
+
 TEST_F(Fixture, ReadOnlyGlobalsAreNeverWritten) {
   static const int Table[4] = {1, 2, 3, 4};
   static int Copy[4] = {1, 2, 3, 4};

@@ -420,6 +420,7 @@ TEST(EngineRecovery, FailedGpuChunksGoToTheOtherKindFirst) {
 
 TEST(EngineNoRoom, MemberWithoutRoomIsLeftOut) {
   Settings Config;
+  Config.FixedShares = true; // measured shares probe the accelerators first
   DataLayer L;
   // sim:0 holds 1 KiB: not even one of the two 24 KiB buffers fits.
   NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0, 1024));

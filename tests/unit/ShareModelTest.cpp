@@ -1,7 +1,8 @@
 //===- ShareModelTest.cpp - Shares from measured speed --------------------===//
 //
 // The phases of ShareModel.h driven by made-up measurements (no clocks):
-// probe with the static shares, shares by speed, the accelerators alone
+// probe (the accelerators alone, then the static shares: a warm-up launch
+// and a measured one), shares by speed, the accelerators alone
 // when the CPU pool takes part, then the faster of the two, frozen.
 //
 //===----------------------------------------------------------------------===//
@@ -81,7 +82,15 @@ TEST(ShareModel, UsefulCpuKeepsItsMeasuredShare) {
   std::string Note;
   std::vector<Share> S = M.shares("k", P, Static, Note);
   EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+  ASSERT_EQ(S.size(), 2u); // the accelerators alone first
   M.record("k", ran(S, Speed), 10);
+  for (double Cold : {1.0, 0.0}) {
+    S = M.shares("k", P, Static, Note);
+    EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+    ASSERT_EQ(S.size(), 3u);
+    // The warm-up launch measures a CPU ten times slower: not used.
+    M.record("k", ran(S, {90, 90, Cold > 0 ? 3.0 : 30.0}), 10);
+  }
   for (const char *Phase : {"mixed:", "mixed:"}) {
     S = M.shares("k", P, Static, Note);
     EXPECT_EQ(Note.rfind(Phase, 0), 0u) << Note;
@@ -99,9 +108,34 @@ TEST(ShareModel, UsefulCpuKeepsItsMeasuredShare) {
     S = M.shares("k", P, Static, Note);
     EXPECT_EQ(Note.rfind("settled-mixed[", 0), 0u) << Note;
     EXPECT_NEAR(fraction(S, 2), 30.0 / 210, 1e-9);
-    // Later measurements move nothing: the boundaries stay put.
-    M.record("k", ran(S, {90, 90, 300}), 1);
+    // Later measurements move nothing: the boundaries stay put (the
+    // verifying launches took less than the accelerators' 8 s).
+    M.record("k", ran(S, {90, 90, 300}), 7);
   }
+}
+
+// Mixed won its timed launch, but once the other kernels settled, its
+// launches cost more than the accelerators' (a neighbour on the GPUs alone
+// makes the CPU's part move every launch): it settles there for good.
+TEST(ShareModel, MixedThatTurnsOutSlowerGoesToTheAccelerators) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::vector<double> Speed = {90, 90, 30};
+  std::string Note;
+  // probe x3, mixed (moves), mixed (7 s), accel (moves), accel (8 s)
+  double Walls[] = {9, 9, 9, 9, 7, 9, 8};
+  for (double W : Walls)
+    M.record("k", ran(M.shares("k", P, Static, Note), Speed), W);
+  std::vector<Share> S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("settled-mixed[", 0), 0u) << Note;
+  M.record("k", ran(S, Speed), 20); // moves the data back: not judged
+  S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(S.size(), 3u);
+  M.record("k", ran(S, Speed), 12); // slower than the accelerators' 8 s
+  S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("settled-accel[verified: mixed=12000.000ms", 0), 0u)
+      << Note;
+  EXPECT_EQ(S.size(), 2u);
 }
 
 // The CPU is fast enough to try, but its chunk costs more (halo copies,
@@ -111,7 +145,7 @@ TEST(ShareModel, CostlyCpuIsLeftOut) {
   Pool P = gpuGpuCpu();
   std::vector<double> Speed = {90, 90, 30};
   std::string Note;
-  double Walls[] = {9, 9, 5, 5, 4};
+  double Walls[] = {9, 9, 9, 9, 5, 5, 4};
   for (double W : Walls) {
     std::vector<Share> S = M.shares("k", P, Static, Note);
     M.record("k", ran(S, Speed), W);
@@ -129,8 +163,11 @@ TEST(ShareModel, SlowCpuIsLeftOutAfterTheProbe) {
   ShareModel M(true);
   Pool P = gpuGpuCpu();
   std::string Note;
-  std::vector<Share> S = M.shares("k", P, Static, Note);
-  M.record("k", ran(S, {900, 900, 30}), 1);
+  std::vector<Share> S;
+  for (int I = 0; I < 3; ++I) {
+    S = M.shares("k", P, Static, Note);
+    M.record("k", ran(S, {900, 900, 30}), 1);
+  }
   S = M.shares("k", P, Static, Note);
   EXPECT_EQ(Note.rfind("settled-accel[cpu-gain=1.64%]", 0), 0u) << Note;
   ASSERT_EQ(S.size(), 2u);
@@ -146,7 +183,7 @@ TEST(ShareModel, AcceleratorsOnlySettleAfterMixed) {
   P[1].Kind = MemberKind::Simulated;
   std::vector<Share> Accels = {{0, 32}, {1, 32}};
   std::string Note;
-  for (int I = 0; I < 3; ++I) {
+  for (int I = 0; I < 4; ++I) {
     std::vector<Share> S = M.shares("k", P, Accels, Note);
     M.record("k", ran(S, {100, 50, 1}), 1);
   }
@@ -168,7 +205,12 @@ TEST(ShareModel, UnknownSpeedsAndNewMembersStartOver) {
   ShareModel M(true);
   Pool P = gpuGpuCpu();
   std::string Note;
-  std::vector<Share> S = M.shares("k", P, Static, Note);
+  std::vector<Share> S;
+  for (int I = 0; I < 2; ++I) { // the accelerators alone, then warm-up
+    S = M.shares("k", P, Static, Note);
+    M.record("k", ran(S, {100, 100, 30}), 1);
+  }
+  S = M.shares("k", P, Static, Note);
   std::vector<MemberUsage> U = ran(S, {100, 100, 30});
   U[2] = MemberUsage(); // the CPU had no room
   M.record("k", U, 1);
@@ -203,8 +245,10 @@ TEST(ShareModel, SettledSharesPersist) {
   {
     ShareModel M(true);
     std::string Note;
-    std::vector<Share> S = M.shares("k#3", P, Static, Note);
-    M.record("k#3", ran(S, {900, 900, 30}), 1); // settles on the GPUs
+    for (int I = 0; I < 3; ++I) { // settles on the GPUs
+      std::vector<Share> S = M.shares("k#3", P, Static, Note);
+      M.record("k#3", ran(S, {900, 900, 30}), 1);
+    }
     ASSERT_TRUE(M.save(Path, P));
   }
   {
@@ -233,7 +277,7 @@ TEST(ShareModel, SettledSharesPersist) {
   {
     ShareModel Gpus(true);
     std::vector<Share> Two = {{0, 32}, {1, 32}};
-    for (int I = 0; I < 3; ++I) {
+    for (int I = 0; I < 4; ++I) {
       std::vector<Share> S2 = Gpus.shares("k#3", P, Two, Note);
       Gpus.record("k#3", ran(S2, {100, 100, 1}), 1);
     }

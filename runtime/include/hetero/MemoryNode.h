@@ -11,7 +11,9 @@
 
 #include <atomic>
 #include <cstddef>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace hetero {
 
@@ -71,6 +73,20 @@ public:
   void release(void *Ptr) override;
   bool copyFromHost(void *Dst, const void *Src, size_t Size) override;
   bool copyToHost(void *Dst, const void *Src, size_t Size) override;
+  ~HostNodeOps() override;
+
+private:
+  // Small mappings (scalars mapped per launch, reduction copies) are kept
+  // for reuse: an munmap in a threaded process costs a TLB shootdown on
+  // every core, which a tiny kernel's launch would pay each time.
+  static constexpr size_t CachedSize = 64 << 10;
+  static constexpr size_t MaxCached = 64;
+  struct CachedMapping {
+    void *Start;
+    size_t Bytes, LeadIn;
+  };
+  std::mutex CacheMutex;
+  std::vector<CachedMapping> Cache;
 };
 
 /// A simulated accelerator (HETERO_SIMULATE=n): its own CPU memory, reached

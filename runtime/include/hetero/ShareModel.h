@@ -7,8 +7,13 @@
 // per kernel and problem size (the trip count, to a power of two) the model
 // measures, and the launches of a split kernel go through phases:
 //
-//   probe     the policy's static shares; every member's busy time per
-//             iteration is measured; when the CPU pool's speed is less than
+//   probe     first the accelerators alone (when the CPU pool takes part
+//             too: a kernel launched once, like an initialisation, never
+//             pays for the CPU's first touches), then the policy's static
+//             shares twice: the first of those warms up (first touches of
+//             host pages, thread start-up, first copies) and is not
+//             measured; at the second, every member's busy time
+//             per iteration is measured; when the CPU pool's speed is less than
 //             5% of everyone's (MinGain), it cannot pay for the copies and
 //             the waiting it brings: settled on the accelerators at once;
 //   mixed     shares proportional to the measured speeds, every member: one
@@ -18,7 +23,13 @@
 //             when the CPU pool takes part as well;
 //   settled   the faster of the two timed launches, shares frozen from then
 //             on, so chunk boundaries (and so halos) stay put between
-//             launches.
+//             launches;
+//   verify    when mixed won: its launches are timed again once the other
+//             kernels have settled too (the second after settling; the
+//             first moves data). Each kernel chose on its own, and a
+//             neighbour that settled on the accelerators can make the CPU's
+//             part cost copies every launch: slower than the accelerators'
+//             timed launch, the kernel settles there for good.
 //
 // Members of one kind are taken as equal (the GPUs of a node are one model):
 // their measured speeds are averaged, and speeds within 10% of what the
@@ -81,14 +92,24 @@ public:
   bool save(const std::string &Path, const Pool &P) const;
 
 private:
-  enum class Phase { Probe, Mixed, MixedTimed, Accel, AccelTimed, Settled };
+  enum class Phase {
+    Probe,
+    Mixed,
+    MixedTimed,
+    Accel,
+    AccelTimed,
+    Verify,
+    VerifyTimed,
+    Settled
+  };
   struct Entry {
     std::vector<size_t> Candidates; // pool indices, in pool order
     std::vector<bool> Accelerator;  // per candidate
     std::vector<MemberKind> Kind;   // per candidate
     std::vector<double> Rate;       // per candidate: iterations/s; 0 unknown
     Phase Now = Phase::Probe;
-    double MixedWall = 0;
+    int ProbeLaunch = 0; // measured at the last (see ProbeLaunches)
+    double MixedWall = 0, AccelWall = 0;
     std::vector<Share> Static, Handed, Mixed, Accel, Settled;
     std::string Why; // of the settled shares
   };
@@ -96,6 +117,11 @@ private:
                               bool AcceleratorsOnly) const;
   /// E.Rate with each member's speed the average of its kind's.
   static std::vector<double> sameKindAverage(const Entry &E);
+  /// Whether E's candidates hold accelerators and the CPU pool.
+  static bool bothKinds(const Entry &E);
+  /// The accelerators' shares of S (per candidate of E).
+  static std::vector<Share> accelerators(const Entry &E,
+                                         const std::vector<Share> &S);
 
   /// A settled entry of an earlier run: who could take chunks, the shares.
   struct Persisted {

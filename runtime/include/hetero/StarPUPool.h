@@ -43,7 +43,9 @@ public:
   bool runOn(int Id, const std::function<bool()> &Fn);
   /// Submits every task (worker id, work) at once and waits for all of them;
   /// tasks for one worker run one after the other, in order. A task with
-  /// worker -1 runs on the calling thread. Returns what each returned.
+  /// worker -1 runs on the calling thread; without one, the calling thread
+  /// runs the last task whose worker has no other (a single task never
+  /// leaves it). Returns what each returned.
   std::vector<bool>
   runAll(const std::vector<std::pair<int, std::function<bool()>>> &Tasks);
   /// StarPU's measured bandwidth from worker From's memory to worker To's,
