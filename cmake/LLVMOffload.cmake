@@ -4,7 +4,7 @@
 # libomptarget.so like the upstream ones.
 set(HETERO_LLVM_SRC ${CMAKE_BINARY_DIR}/_deps/llvm-src)
 set(HETERO_LIT ${HETERO_LLVM_SRC}/llvm/utils/lit/lit.py)
-file(GLOB HETERO_LLVM_PATCHES ${CMAKE_SOURCE_DIR}/clang-patches/llvm/*.patch)
+file(GLOB HETERO_LLVM_PATCHES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/clang-patches/llvm/*.patch)
 
 ExternalProject_Add(offload
   PREFIX ${CMAKE_BINARY_DIR}/_deps/offload

@@ -8,7 +8,7 @@ if(HETERO_NPROC EQUAL 0)
 endif()
 
 set(HETERO_STARPU_PREFIX ${HETERO_THIRD_PARTY}/starpu)
-file(GLOB HETERO_STARPU_PATCHES ${CMAKE_SOURCE_DIR}/clang-patches/starpu/*.patch)
+file(GLOB HETERO_STARPU_PATCHES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/clang-patches/starpu/*.patch)
 
 ExternalProject_Add(starpu
   PREFIX ${CMAKE_BINARY_DIR}/_deps/starpu
