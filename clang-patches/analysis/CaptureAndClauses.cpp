@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelAnalysis.h"
+#include "RegionLoop.h"
 
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/OpenMPKinds.h"
@@ -61,7 +62,7 @@ KernelDescriptor KernelAnalysis::run() {
 }
 
 void KernelAnalysis::collectCaptures() {
-  const CapturedStmt *CS = D.getCapturedStmt(llvm::omp::OMPD_target);
+  const CapturedStmt *CS = Target.getCapturedStmt(llvm::omp::OMPD_target);
   unsigned Arg = 0;
   auto Field = CS->getCapturedRecordDecl()->field_begin();
   for (const CapturedStmt::Capture &C : CS->captures()) {
@@ -120,15 +121,6 @@ bool reductionOp(const OMPReductionClause &C, ReductionOp &Op) {
   return false;
 }
 
-const Stmt *stripCompound(const Stmt *S) {
-  while (const auto *CS = dyn_cast_or_null<CompoundStmt>(S)) {
-    if (CS->size() != 1)
-      break;
-    S = CS->body_front();
-  }
-  return S;
-}
-
 } // namespace
 
 std::optional<ReductionType> KernelAnalysis::scalarType(QualType T) {
@@ -158,49 +150,56 @@ std::optional<ReductionType> KernelAnalysis::scalarType(QualType T) {
 }
 
 void KernelAnalysis::checkClauses() {
-  for (const OMPClause *C : D.clauses()) {
-    switch (C->getClauseKind()) {
-    case llvm::omp::OMPC_lastprivate:
-      refuse("lastprivate");
-      // LLVM 19.1.7's NVPTX runtime loses or faults on the lastprivate
-      // copy-out (measured with the stock cuda plugin).
-      B.setHostOnly("lastprivate is wrong in LLVM 19's NVPTX runtime");
-      break;
-    case llvm::omp::OMPC_schedule: {
-      // LLVM 19.1.7's NVPTX runtime faults on these now and then (the
-      // stock cuda plugin too).
-      auto Kind = cast<OMPScheduleClause>(C)->getScheduleKind();
-      if (Kind == OMPC_SCHEDULE_dynamic || Kind == OMPC_SCHEDULE_guided ||
-          Kind == OMPC_SCHEDULE_auto || Kind == OMPC_SCHEDULE_runtime)
-        B.setHostOnly("schedule(" +
-                      std::string(getOpenMPSimpleClauseTypeName(
-                          llvm::omp::OMPC_schedule, Kind)) +
-                      ") faults in LLVM 19's NVPTX runtime");
-      break;
-    }
-    case llvm::omp::OMPC_linear:
-      refuse("linear clause");
-      break;
-    case llvm::omp::OMPC_ordered:
-      refuse("ordered");
-      break;
-    case llvm::omp::OMPC_in_reduction:
-    case llvm::omp::OMPC_allocate:
-    case llvm::omp::OMPC_uses_allocators:
-      refuse(std::string(llvm::omp::getOpenMPClauseName(C->getClauseKind())) +
-             " clause");
-      break;
-    case llvm::omp::OMPC_reduction:
-      addReduction(*cast<OMPReductionClause>(C));
-      break;
-    case llvm::omp::OMPC_private:
-      for (const Expr *E : cast<OMPPrivateClause>(C)->varlists())
-        if (const VarDecl *VD = varOf(E))
-          Privates.insert(VD);
-      break;
-    default:
-      break;
-    }
+  for (const OMPExecutableDirective *Level : Directives)
+    for (const OMPClause *C : Level->clauses())
+      checkClause(*C);
+}
+
+void KernelAnalysis::checkClause(const OMPClause &Clause) {
+  const OMPClause *C = &Clause;
+  // Every level's clauses apply to the one loop: a reduction listed on
+  // target teams and again on distribute parallel for is one reduction.
+  switch (C->getClauseKind()) {
+  case llvm::omp::OMPC_lastprivate:
+    refuse("lastprivate");
+    // LLVM 19.1.7's NVPTX runtime loses or faults on the lastprivate
+    // copy-out (measured with the stock cuda plugin).
+    B.setHostOnly("lastprivate is wrong in LLVM 19's NVPTX runtime");
+    break;
+  case llvm::omp::OMPC_schedule: {
+    // LLVM 19.1.7's NVPTX runtime faults on these now and then (the
+    // stock cuda plugin too).
+    auto Kind = cast<OMPScheduleClause>(C)->getScheduleKind();
+    if (Kind == OMPC_SCHEDULE_dynamic || Kind == OMPC_SCHEDULE_guided ||
+        Kind == OMPC_SCHEDULE_auto || Kind == OMPC_SCHEDULE_runtime)
+      B.setHostOnly("schedule(" +
+                    std::string(getOpenMPSimpleClauseTypeName(
+                        llvm::omp::OMPC_schedule, Kind)) +
+                    ") faults in LLVM 19's NVPTX runtime");
+    break;
+  }
+  case llvm::omp::OMPC_linear:
+    refuse("linear clause");
+    break;
+  case llvm::omp::OMPC_ordered:
+    refuse("ordered");
+    break;
+  case llvm::omp::OMPC_in_reduction:
+  case llvm::omp::OMPC_allocate:
+  case llvm::omp::OMPC_uses_allocators:
+    refuse(std::string(llvm::omp::getOpenMPClauseName(C->getClauseKind())) +
+           " clause");
+    break;
+  case llvm::omp::OMPC_reduction:
+    addReduction(*cast<OMPReductionClause>(C));
+    break;
+  case llvm::omp::OMPC_private:
+    for (const Expr *E : cast<OMPPrivateClause>(C)->varlists())
+      if (const VarDecl *VD = varOf(E))
+        Privates.insert(VD);
+    break;
+  default:
+    break;
   }
 }
 
@@ -221,10 +220,17 @@ void KernelAnalysis::addReduction(const OMPReductionClause &C) {
       return refuse("reduction of a non-arithmetic type");
     if (!reductionValid(Op, *Ty))
       return refuse("bitwise reduction of a floating type");
+    auto Seen = ReductionOps.find(VD->getCanonicalDecl());
+    if (Seen != ReductionOps.end()) {
+      if (Seen->second != Op)
+        return refuse("one variable in reductions of two operators");
+      continue; // the same reduction on another level of the construct
+    }
     auto It = Captures.find(VD->getCanonicalDecl());
     if (It == Captures.end() || It->second.ByCopy)
       return refuse("reduction variable not passed by reference");
     ReductionVars.insert(VD->getCanonicalDecl());
+    ReductionOps[VD->getCanonicalDecl()] = Op;
     DescReduction R;
     R.Arg = It->second.Arg;
     R.Op = Op;

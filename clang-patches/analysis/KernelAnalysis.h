@@ -1,8 +1,12 @@
 //===- KernelAnalysis.h - Sections of one offloaded loop --------*- C++ -*-===//
 //
-// The analysis of one combined target loop construct (its AST), which
-// builds the kernel's descriptor (runtime/include/hetero/KernelDescriptor.h)
-// through the runtime's own DescriptorBuilder:
+// The analysis of one offloaded loop (its AST): a combined target loop
+// construct, or a target region whose whole body is one worksharing loop
+// construct (target teams + distribute parallel for, target + teams
+// distribute ..., target + teams + distribute ..., target parallel + for,
+// with clauses on any level; SectionAnalysis.cpp finds it). It builds the
+// kernel's descriptor (runtime/include/hetero/KernelDescriptor.h) through the
+// runtime's own DescriptorBuilder:
 //
 //   - the collapsed loop nest (init, condition, bound, step per level), which
 //     defines the normalized iteration space the runtime hands out windows of;
@@ -50,8 +54,19 @@ struct Term {
 
 class KernelAnalysis {
 public:
+  /// \p Target is the target directive, whose captures are the kernel's
+  /// arguments; \p D the worksharing loop directive that is the target
+  /// region's whole body (the same directive for a combined construct);
+  /// \p Levels every directive from \p Target down to \p D, whose clauses
+  /// all apply to the loop.
+  KernelAnalysis(clang::ASTContext &Ctx,
+                 const clang::OMPExecutableDirective &Target,
+                 const clang::OMPLoopDirective &D,
+                 std::vector<const clang::OMPExecutableDirective *> Levels)
+      : Ctx(Ctx), Target(Target), D(D), Directives(std::move(Levels)) {}
+  /// A combined construct (target ... for/distribute/loop).
   KernelAnalysis(clang::ASTContext &Ctx, const clang::OMPLoopDirective &D)
-      : Ctx(Ctx), D(D) {}
+      : KernelAnalysis(Ctx, D, D, {&D}) {}
 
   /// The kernel's descriptor.
   KernelDescriptor run();
@@ -84,7 +99,9 @@ private:
   };
 
   clang::ASTContext &Ctx;
+  const clang::OMPExecutableDirective &Target;
   const clang::OMPLoopDirective &D;
+  std::vector<const clang::OMPExecutableDirective *> Directives;
   DescriptorBuilder B;
   std::map<const clang::VarDecl *, Capture> Captures;
   std::map<const clang::Expr *, unsigned> VLASizes; // VLA size expr -> arg
@@ -94,6 +111,7 @@ private:
   std::map<const clang::VarDecl *, unsigned> InnerVar; // counter -> id
   std::set<const clang::VarDecl *> UnknownVars;        // values not expressible
   std::set<const clang::VarDecl *> ReductionVars;
+  std::map<const clang::VarDecl *, ReductionOp> ReductionOps;
   std::set<const clang::VarDecl *> Written;
   std::vector<clang::QualType> StoredTypes; // of the memory stored to
   std::map<const clang::VarDecl *, const clang::Expr *> LocalInits;
@@ -114,6 +132,7 @@ private:
   // CaptureAndClauses.cpp
   void collectCaptures();
   void checkClauses();
+  void checkClause(const clang::OMPClause &C);
   void addReduction(const clang::OMPReductionClause &C);
   std::optional<ReductionType> scalarType(clang::QualType T);
   const clang::VarDecl *counterOf(const clang::Expr *E);

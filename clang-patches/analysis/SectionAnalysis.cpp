@@ -1,7 +1,9 @@
 //===- SectionAnalysis.cpp - The clang plugin of the section analysis -----===//
 //
 // Clang plugin (runs before code generation, in every compile job): for each
-// combined target loop construct it runs the kernel analysis
+// target region (a combined target loop construct, or a target region whose
+// body is one worksharing loop construct, RegionLoop.h) it runs the kernel
+// analysis
 // (KernelAnalysis.h) and records the descriptor's text for the loop-window
 // pass of the same process (DescriptorRegistry.h), which puts it into the
 // x86_64 device image.
@@ -9,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "DescriptorRegistry.h"
 #include "KernelAnalysis.h"
+#include "RegionLoop.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Mangle.h"
@@ -65,22 +68,30 @@ public:
   // Not VisitOMPLoopDirective: clang 19 does not walk every loop directive
   // class up to it (target parallel for is missed).
   bool VisitOMPExecutableDirective(OMPExecutableDirective *E) {
-    auto *D = dyn_cast<OMPLoopDirective>(E);
-    if (!D)
-      return true;
-    if (!isOpenMPTargetExecutionDirective(D->getDirectiveKind()) ||
-        Functions.empty() || D->getDirectiveKind() == llvm::omp::OMPD_target)
+    if (!isOpenMPTargetExecutionDirective(E->getDirectiveKind()) ||
+        Functions.empty())
       return true;
     const FunctionDecl *FD = Functions.back();
     if (FD->isDependentContext())
       return true;
     std::string Parent = Names->getName(FD);
-    PresumedLoc PLoc = Ctx.getSourceManager().getPresumedLoc(D->getBeginLoc());
+    // The kernel is named after the target directive's line.
+    PresumedLoc PLoc = Ctx.getSourceManager().getPresumedLoc(E->getBeginLoc());
     if (PLoc.isInvalid())
       return true;
-    KernelDescriptor Desc = KernelAnalysis(Ctx, *D).run();
+    KernelDescriptor Desc;
+    if (const auto *Combined = dyn_cast<OMPLoopDirective>(E)) {
+      Desc = KernelAnalysis(Ctx, *Combined).run();
+    } else {
+      std::vector<const OMPExecutableDirective *> Levels;
+      std::string Why;
+      if (const OMPLoopDirective *Loop = regionLoop(*E, Levels, Why))
+        Desc = KernelAnalysis(Ctx, *E, *Loop, std::move(Levels)).run();
+      else
+        Desc.refuse(Why);
+    }
     recordDescriptor(kernelKey(Parent, PLoc.getLine()),
-                     checkedText(Desc, Ctx, D->getBeginLoc()));
+                     checkedText(Desc, Ctx, E->getBeginLoc()));
     return true;
   }
 
