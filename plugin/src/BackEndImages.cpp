@@ -60,6 +60,7 @@ ImageGroup *BackEnds::loadBinary(__tgt_device_image *Image) {
 }
 
 void BackEnds::loadOnMembers(ImageGroup &G) {
+  PhaseTimes Times;
   if (G.HostImage) {
     G.HostLoaded =
         Host->load_binary(0, G.HostImage, &G.HostBinary) == OFFLOAD_SUCCESS;
@@ -74,6 +75,7 @@ void BackEnds::loadOnMembers(ImageGroup &G) {
   for (int S = 0; G.HostImage && S < NumSimulated; ++S)
     G.SimLoaded[S] = Host->load_binary(1 + S, G.HostImage, &G.SimBinaries[S]) ==
                      OFFLOAD_SUCCESS;
+  Times.mark("x86_64 image");
   G.CudaBinaries.assign(NumCudaDevices, __tgt_device_binary{0});
   G.CudaLoaded.assign(NumCudaDevices, false);
   G.CudaImageOf.assign(NumCudaDevices, nullptr);
@@ -96,6 +98,8 @@ void BackEnds::loadOnMembers(ImageGroup &G) {
             Compatible ? "image failed to load"
                        : "no NVPTX image for its architecture");
   }
+  Times.mark("NVPTX images");
+  Times.report("load");
 }
 
 HeteroKernel *BackEnds::kernel(ImageGroup &G, const char *Name) {

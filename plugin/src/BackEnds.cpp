@@ -27,12 +27,15 @@ llvm::Error failure(const std::string &Why) {
 
 llvm::Error BackEnds::start(StarPUPool &Workers,
                             std::vector<std::string> &SettingErrors) {
+  PhaseTimes Times;
   Host.reset(createPlugin_host());
   if (auto Err = Host->init())
     return Err;
   if (Host->number_of_devices() < 1 || Host->init_device(0) != OFFLOAD_SUCCESS)
     return failure("the host back end did not start");
+  Times.mark("host back end");
   startCuda();
+  Times.mark("CUDA driver");
   int NumSim = static_cast<int>(Config.Simulate);
   // The x86_64 image is built with FMA (see LoopWindowPass); without it the
   // CPU side runs nothing, and with no GPU either start fails, so
@@ -61,7 +64,9 @@ llvm::Error BackEnds::start(StarPUPool &Workers,
       break;
     }
   NumSimulated = NumSim;
-  addMembers(Workers, NumSim, CpuSide);
+  Times.mark("simulated accelerators");
+  addMembers(Workers, NumSim, CpuSide, Times);
+  Times.report("start");
   if (Members.empty())
     return failure("no GPU and no CPU member to run kernels on");
   return llvm::Error::success();
@@ -95,7 +100,8 @@ void BackEnds::startCudaDevices() {
   }
 }
 
-void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide) {
+void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
+                          PhaseTimes &Times) {
   // One StarPU CPU worker per CPU-side member (each simulated accelerator,
   // and the CPU pool, whose kernels fork their own OpenMP team over the
   // cores). Tasks go to named workers, so more workers would only spin
@@ -111,7 +117,9 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide) {
   if (!HavePool)
     error("StarPU did not start (%s); kernels run on the calling thread",
           Err.c_str());
+  Times.mark("StarPU");
   startCudaDevices();
+  Times.mark("GPUs");
   std::vector<int> CpuWorkers;
   std::map<int, int> CudaWorker; // device -> worker
   for (const StarPUPool::Worker &W : Workers.workers())

@@ -20,6 +20,7 @@
 #include "hetero/CompilerAbi.h"
 #include "hetero/DataLayer.h"
 #include "hetero/Engine.h"
+#include "hetero/Log.h"
 #include "hetero/Settings.h"
 #include "hetero/StarPUPool.h"
 
@@ -94,7 +95,8 @@ public:
 private:
   void startCuda();
   void startCudaDevices();
-  void addMembers(StarPUPool &Workers, int NumSim, bool CpuSide);
+  void addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
+                  PhaseTimes &Times);
   void reportBus(const StarPUPool &Workers) const;
   void loadOnMembers(ImageGroup &G);
   void loadDescriptor(ImageGroup &G, HeteroKernel &K);

@@ -263,13 +263,19 @@ llvm::Error HeteroPluginTy::init() {
 llvm::Error HeteroPluginTy::deinit() {
   if (!Initialized)
     return llvm::Error::success();
+  PhaseTimes Times;
   Run->printStats(stderr);
   Run->saveShares();
+  Times.mark("statistics and shares");
   Workers.stop();
+  Times.mark("StarPU");
   Run.reset();
   // Device storage goes back before the back ends tear their devices down.
   Layer.reset();
+  Times.mark("device storage");
   Back.stop();
+  Times.mark("back ends");
+  Times.report("stop");
   Initialized = DeviceInitialized = false;
   return llvm::Error::success();
 }

@@ -61,7 +61,7 @@ bool Engine::launch(const LaunchRequest &R) {
   if (!Shares.empty()) {
     Key = ShareModel::key(K.Name, R.TripCount);
     size_t Offered = Shares.size();
-    Shares = Measured.shares(Key, Members, Shares, SharesNote);
+    Shares = Measured.shares(Key, Members, Shares, SharesNote, R.TripCount);
     if (Shares.size() == 1 && Offered > 1) {
       // The model found one member faster alone: a whole launch there.
       Reason = "measured shares: " + SharesNote;
@@ -89,14 +89,23 @@ bool Engine::launch(const LaunchRequest &R) {
   }
   if (!Key.empty() && Outcome == LaunchRun::Outcome::Done) {
     std::vector<MemberUsage> Usage(Members.size());
-    for (const auto &[Name, U] : Rec.Members)
+    std::string Busy;
+    for (const auto &[Name, U] : Rec.Members) {
       for (size_t M = 0; M < Members.size(); ++M)
         if (Members[M].name() == Name)
           Usage[M] = U;
-    Measured.record(
-        Key, Usage,
+      char Part[96];
+      snprintf(Part, sizeof(Part), " %s:%llu:%.3fms", Name.c_str(),
+               static_cast<unsigned long long>(U.Iterations),
+               1e3 * U.BusySeconds);
+      Busy += Part;
+    }
+    double Wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-            .count());
+            .count();
+    info(2, "launch %s: %.3f ms,%s (%s)", K.Name.c_str(), 1e3 * Wall,
+         Busy.c_str(), SharesNote.c_str());
+    Measured.record(Key, Usage, Wall);
   }
   Rec.H2D = T.BytesH2D - H2D;
   Rec.D2D = T.BytesD2D - D2D;

@@ -2,6 +2,7 @@
 #include "hetero/Log.h"
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdarg>
 #include <cstdio>
@@ -51,6 +52,29 @@ void warning(const char *Fmt, ...) {
   va_start(Args, Fmt);
   emit("warning: ", Fmt, Args);
   va_end(Args);
+}
+
+static double nowMs() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
+      .count();
+}
+
+PhaseTimes::PhaseTimes() : Last(nowMs()) { Text[0] = 0; }
+
+void PhaseTimes::mark(const char *Phase) {
+  double Now = nowMs();
+  if (Used < sizeof(Text)) {
+    int N = snprintf(Text + Used, sizeof(Text) - Used, "%s%s %.1f ms",
+                     Used ? ", " : "", Phase, Now - Last);
+    if (N > 0)
+      Used += static_cast<size_t>(N);
+  }
+  Last = Now;
+}
+
+void PhaseTimes::report(const char *What) const {
+  info(2, "%s: %s", What, Text);
 }
 
 static void onFatalSignal(int Sig) {

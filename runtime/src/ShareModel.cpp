@@ -1,6 +1,7 @@
 //===- ShareModel.cpp - Split shares from measured speed ------------------===//
 #include "hetero/ShareModel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +50,26 @@ std::vector<Share> ShareModel::measured(const Entry &E,
   return Out;
 }
 
+bool ShareModel::pays(double Gain, double MoveCost, uint64_t Launches) {
+  return Gain > 0 && Gain * static_cast<double>(Launches) > MoveCost;
+}
+
+bool ShareModel::apart(const std::vector<Share> &A, const std::vector<Share> &B,
+                       double Relative) {
+  if (A.size() != B.size())
+    return true;
+  double SumA = 0, SumB = 0;
+  for (size_t I = 0; I < A.size(); ++I)
+    SumA += A[I].Weight, SumB += B[I].Weight;
+  for (size_t I = 0; I < A.size(); ++I) {
+    double FA = A[I].Weight / SumA, FB = B[I].Weight / SumB;
+    if (A[I].Member != B[I].Member ||
+        std::fabs(FA - FB) > Relative * std::max(FA, FB))
+      return true;
+  }
+  return false;
+}
+
 std::vector<double> ShareModel::sameKindAverage(const Entry &E) {
   std::vector<double> Rate = E.Rate;
   for (size_t I = 0; I < Rate.size(); ++I) {
@@ -93,9 +114,26 @@ static std::string describe(const Pool &P, const std::vector<Share> &S) {
   return Out;
 }
 
+std::string ShareModel::leaderFor(const std::string &Key,
+                                  const Entry &E) const {
+  if (!E.TripCount || E.LastWall <= 0)
+    return "";
+  std::string Best;
+  double BestWall = FollowRatio * E.LastWall;
+  for (const auto &[K, L] : Entries) {
+    if (K == Key || L.TripCount != E.TripCount ||
+        L.Candidates != E.Candidates || L.Now == Phase::Follow ||
+        L.LastWall <= BestWall)
+      continue;
+    Best = K;
+    BestWall = L.LastWall;
+  }
+  return Best;
+}
+
 std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
                                       const std::vector<Share> &Static,
-                                      std::string &Note) {
+                                      std::string &Note, uint64_t TripCount) {
   if (!Enabled || Static.size() < 2) {
     Note = "fixed:" + describe(P, Static);
     return Static;
@@ -117,12 +155,50 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
       Names += (Names.empty() ? "" : ",") + P[M].name();
     auto Old = Earlier.find(Key + "\t" + Names);
     if (Old != Earlier.end() && Old->second.Candidates == Candidates) {
-      E.Settled = Old->second.Settled;
-      E.Why = "persisted-" + Old->second.Why;
+      const Persisted &O = Old->second;
+      E.Settled = O.Settled;
+      E.Why = "persisted-" + O.Why;
+      if (!O.Mixed.empty() && pays(O.Gain, O.MoveCost, O.Launches)) {
+        E.Settled = O.Mixed;
+        E.Why = "persisted-settled-mixed[repays its move in " +
+                std::to_string(O.Launches) + " launches]";
+      }
       E.Now = Phase::Settled;
+      // A follower follows its leader's choice of this run.
+      static const std::string Follow = "settled-follow[";
+      if (O.Why.rfind(Follow, 0) == 0 && O.Why.back() == ']') {
+        E.Leader =
+            O.Why.substr(Follow.size(), O.Why.size() - Follow.size() - 1);
+        E.Now = Phase::Follow;
+      }
     }
   }
   E.Static = Static;
+  E.TripCount = TripCount;
+  if (E.Now != Phase::Settled && E.Now != Phase::Follow) {
+    E.Leader = leaderFor(Key, E);
+    if (!E.Leader.empty())
+      E.Now = Phase::Follow;
+  }
+  if (E.Now == Phase::Follow) {
+    auto L = Entries.find(E.Leader);
+    if (L != Entries.end() && L->second.Now == Phase::Settled) {
+      E.Settled = L->second.Settled;
+      E.Why = "settled-follow[" + E.Leader + "]";
+      E.Now = Phase::Settled;
+    } else {
+      // The leader's shares of its latest launch (its static ones before
+      // its first); a persisted follower launched before its leader keeps
+      // the shares it settled with.
+      if (L != Entries.end())
+        E.Handed =
+            L->second.Handed.empty() ? L->second.Static : L->second.Handed;
+      else
+        E.Handed = E.Settled.empty() ? Static : E.Settled;
+      Note = "follow[" + E.Leader + "]:" + describe(P, E.Handed);
+      return E.Handed;
+    }
+  }
   switch (E.Now) {
   case Phase::Probe:
     E.Handed = Static;
@@ -142,6 +218,7 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
     break;
   case Phase::Verify:
   case Phase::VerifyTimed:
+  case Phase::Follow: // handled above
   case Phase::Settled:
     E.Handed = E.Settled;
     Note = E.Why;
@@ -155,9 +232,13 @@ void ShareModel::record(const std::string &Key,
                         const std::vector<MemberUsage> &Usage,
                         double WallSeconds) {
   auto It = Entries.find(Key);
-  if (!Enabled || It == Entries.end() || It->second.Now == Phase::Settled)
+  if (!Enabled || It == Entries.end())
     return;
   Entry &E = It->second;
+  E.LastWall = WallSeconds;
+  ++E.Launches;
+  if (E.Now == Phase::Settled || E.Now == Phase::Follow)
+    return;
   bool AnyAccelerator = false, AnyOther = false;
   for (size_t I = 0; I < E.Candidates.size(); ++I) {
     size_t M = E.Candidates[I];
@@ -199,10 +280,23 @@ void ShareModel::record(const std::string &Key,
     break;
   }
   case Phase::Mixed: // this launch moved the data to the new boundaries
+    // The first move (from the accelerators' layout) is the costly one: the
+    // one a later run pays at its first launch.
+    E.MoveWall = std::max(E.MoveWall, WallSeconds);
     E.Now = Phase::MixedTimed;
     break;
-  case Phase::MixedTimed:
+  case Phase::MixedTimed: {
     E.MixedWall = WallSeconds;
+    // The probe measured the CPU pool on a sliver of the iterations (thread
+    // start-up, first touches): its speed on its mixed share can be far
+    // from that. Shares off by more than 10% are measured again.
+    std::vector<Share> Again = measured(E, E.Static, false);
+    if (E.Refinements < MaxRefinements && apart(Again, E.Mixed, 0.1)) {
+      ++E.Refinements;
+      E.Mixed = Again;
+      E.Now = Phase::Mixed;
+      break;
+    }
     if (AnyAccelerator && AnyOther) {
       E.Accel = measured(E, E.Static, true);
       E.Now = Phase::Accel;
@@ -210,18 +304,24 @@ void ShareModel::record(const std::string &Key,
       Settle(E.Mixed, "settled");
     }
     break;
+  }
   case Phase::Accel:
     E.Now = Phase::AccelTimed;
     break;
   case Phase::AccelTimed: {
-    char Why[96];
-    bool Accel = WallSeconds <= E.MixedWall;
-    std::snprintf(Why, sizeof(Why), "settled-%s[accel=%.3fms,mixed=%.3fms]",
-                  Accel ? "accel" : "mixed", 1e3 * WallSeconds,
-                  1e3 * E.MixedWall);
     E.AccelWall = WallSeconds;
-    Settle(Accel ? E.Accel : E.Mixed, Why);
-    if (!Accel)
+    E.Gain = WallSeconds - E.MixedWall;
+    E.MoveCost = std::max(0.0, E.MoveWall - E.MixedWall);
+    // Mixed must win back the moving of the data to its boundaries (and
+    // back): as many launches are taken to follow as have been made so far.
+    bool Mixed = pays(E.Gain, E.MoveCost, E.Launches);
+    char Why[128];
+    std::snprintf(Why, sizeof(Why),
+                  "settled-%s[accel=%.3fms,mixed=%.3fms,move=%.3fms]",
+                  Mixed ? "mixed" : "accel", 1e3 * WallSeconds,
+                  1e3 * E.MixedWall, 1e3 * E.MoveCost);
+    Settle(Mixed ? E.Mixed : E.Accel, Why);
+    if (Mixed)
       E.Now = Phase::Verify;
     break;
   }
@@ -239,6 +339,7 @@ void ShareModel::record(const std::string &Key,
       E.Now = Phase::Settled;
     }
     break;
+  case Phase::Follow:
   case Phase::Settled:
     break;
   }
@@ -259,6 +360,37 @@ static std::vector<std::string> splitOn(const std::string &S, char Sep) {
   return Out;
 }
 
+/// "<member>=<weight>,...": false for a member P lacks or a bad weight.
+static bool readShares(const std::string &Text, const Pool &P,
+                       std::vector<Share> &Out) {
+  for (const std::string &S : splitOn(Text, ',')) {
+    size_t Eq = S.rfind('=');
+    char *End = nullptr;
+    double W =
+        Eq == std::string::npos ? 0 : std::strtod(S.c_str() + Eq + 1, &End);
+    if (Eq == std::string::npos || !End || *End != 0 || !(W > 0) ||
+        !(W < 1e300))
+      return false;
+    size_t M = 0;
+    while (M < P.size() && P[M].name() != S.substr(0, Eq))
+      ++M;
+    if (M == P.size())
+      return false;
+    Out.push_back({M, W});
+  }
+  return !Out.empty();
+}
+
+static std::string writeShares(const Pool &P, const std::vector<Share> &S) {
+  std::string Out;
+  for (const Share &X : S) {
+    char W[32];
+    std::snprintf(W, sizeof(W), "%.17g", X.Weight);
+    Out += (Out.empty() ? "" : ",") + P[X.Member].name() + "=" + W;
+  }
+  return Out;
+}
+
 void ShareModel::load(const std::string &Path, const Pool &P) {
   if (!Enabled || Path.empty())
     return;
@@ -275,23 +407,28 @@ void ShareModel::load(const std::string &Path, const Pool &P) {
     std::vector<std::string> F = splitOn(Line, '\t');
     // Keyed by kernel and candidates: HETERO_MEMBERS=cuda:0,cuda:1 and the
     // whole pool settle on their own.
-    if (F.size() != 5 || F[0] != Sig || Earlier.count(F[1] + "\t" + F[2]))
+    if ((F.size() != 5 && F.size() != 6) || F[0] != Sig ||
+        Earlier.count(F[1] + "\t" + F[2]))
       continue;
     Persisted E;
     bool Ok = !F[4].empty();
     for (const std::string &Name : splitOn(F[2], ','))
       Ok &= (E.Candidates.emplace_back(Index(Name)) < P.size());
-    for (const std::string &S : splitOn(F[3], ',')) {
-      size_t Eq = S.rfind('=');
-      char *End = nullptr;
-      double W =
-          Eq == std::string::npos ? 0 : std::strtod(S.c_str() + Eq + 1, &End);
-      Ok &= Eq != std::string::npos && End && *End == 0 && W > 0 && W < 1e300;
-      if (Ok)
-        E.Settled.push_back({Index(S.substr(0, Eq)), W});
-      Ok &= !E.Settled.empty() && E.Settled.back().Member < P.size();
-    }
+    Ok &= readShares(F[3], P, E.Settled);
     E.Why = F[4];
+    // Mixed shares that did not repay their move in that run's launches,
+    // with what they would save: a run as long may choose them now.
+    if (Ok && F.size() == 6) {
+      std::vector<std::string> M = splitOn(F[5], ' ');
+      unsigned long long N = 0;
+      Ok &= M.size() == 4 &&
+            std::sscanf(M[0].c_str(), "launches=%llu", &N) == 1 &&
+            std::sscanf(M[1].c_str(), "gain=%lf", &E.Gain) == 1 &&
+            std::sscanf(M[2].c_str(), "move=%lf", &E.MoveCost) == 1 &&
+            M[3].rfind("mixed=", 0) == 0 &&
+            readShares(M[3].substr(6), P, E.Mixed);
+      E.Launches = N;
+    }
     if (Ok && !E.Settled.empty())
       Earlier[F[1] + "\t" + F[2]] = std::move(E);
   }
@@ -306,16 +443,19 @@ bool ShareModel::save(const std::string &Path, const Pool &P) const {
   for (const auto &[Key, E] : Entries) {
     if (E.Now != Phase::Settled || E.Why.rfind("persisted-", 0) == 0)
       continue;
-    std::string Cands, Shares;
+    std::string Cands;
     for (size_t M : E.Candidates)
       Cands += (Cands.empty() ? "" : ",") + P[M].name();
-    for (const Share &S : E.Settled) {
-      char W[32];
-      std::snprintf(W, sizeof(W), "%.17g", S.Weight);
-      Shares += (Shares.empty() ? "" : ",") + P[S.Member].name() + "=" + W;
+    std::string Line = Sig + "\t" + Key + "\t" + Cands + "\t" +
+                       writeShares(P, E.Settled) + "\t" + E.Why;
+    if (E.Gain > 0 && !E.Mixed.empty()) {
+      char Cost[96];
+      std::snprintf(Cost, sizeof(Cost), "\tlaunches=%llu gain=%.9g move=%.9g ",
+                    static_cast<unsigned long long>(E.Launches), E.Gain,
+                    E.MoveCost);
+      Line += Cost + ("mixed=" + writeShares(P, E.Mixed));
     }
-    Lines.push_back(Sig + "\t" + Key + "\t" + Cands + "\t" + Shares + "\t" +
-                    E.Why);
+    Lines.push_back(Line);
     Mine.insert(Key + "\t" + Cands);
   }
   if (Lines.empty())
@@ -324,7 +464,8 @@ bool ShareModel::save(const std::string &Path, const Pool &P) const {
     std::ifstream In(Path);
     for (std::string Line; std::getline(In, Line) && Lines.size() < MaxLines;) {
       std::vector<std::string> F = splitOn(Line, '\t');
-      if (F.size() == 5 && !(F[0] == Sig && Mine.count(F[1] + "\t" + F[2])))
+      if ((F.size() == 5 || F.size() == 6) &&
+          !(F[0] == Sig && Mine.count(F[1] + "\t" + F[2])))
         Lines.push_back(Line);
     }
   }

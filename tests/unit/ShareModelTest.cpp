@@ -295,3 +295,192 @@ TEST(ShareModel, SettledSharesPersist) {
   Again.shares("j#1", P, Static, Note);
   EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
 }
+
+// A cheap kernel of the same problem size (a copy after a stencil) follows
+// the heavy one's shares at every launch from its second on, and settles
+// with them: each member's rows stay where it wrote them.
+TEST(ShareModel, LightKernelFollowsTheHeavyOne) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::vector<double> Speed = {90, 90, 30};
+  std::string Note;
+  auto Round = [&](double HeavyWall, double LightWall) {
+    std::vector<Share> H = M.shares("heavy", P, Static, Note, 6500);
+    M.record("heavy", ran(H, Speed), HeavyWall);
+    std::vector<Share> L = M.shares("light", P, Static, Note, 6500);
+    EXPECT_EQ(L.size(), H.size()) << Note;
+    if (L.size() == H.size())
+      for (size_t I = 0; I < L.size(); ++I) {
+        EXPECT_EQ(L[I].Member, H[I].Member);
+        EXPECT_NEAR(fraction(L, L[I].Member), fraction(H, H[I].Member), 1e-12);
+      }
+    M.record("light", ran(L, Speed), LightWall);
+  };
+  // The first launches of both: the accelerators alone, measured apart.
+  std::vector<Share> H = M.shares("heavy", P, Static, Note, 6500);
+  EXPECT_EQ(H.size(), 2u);
+  M.record("heavy", ran(H, Speed), 9);
+  std::vector<Share> L = M.shares("light", P, Static, Note, 6500);
+  EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+  M.record("light", ran(L, Speed), 1);
+  // Heavy: probe x2, mixed (moves), mixed (7 s), accel (moves), accel (8 s).
+  for (double W : {9.0, 9.0, 9.0, 7.0, 9.0, 8.0})
+    Round(W, 1);
+  EXPECT_EQ(Note.rfind("follow[heavy]:", 0), 0u) << Note;
+  // Settled on mixed (then verified): the light kernel settles with it.
+  for (int I = 0; I < 4; ++I)
+    Round(7, 1);
+  M.shares("light", P, Static, Note, 6500);
+  EXPECT_EQ(Note.rfind("settled-follow[heavy]:", 0), 0u) << Note;
+  EXPECT_NEAR(fraction(M.shares("light", P, Static, Note, 6500), 2), 30.0 / 210,
+              1e-9);
+}
+
+// Kernels of another problem size, or about as heavy, decide on their own.
+TEST(ShareModel, OnlyAMuchHeavierKernelOfTheSameSizeLeads) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::vector<double> Speed = {90, 90, 30};
+  std::string Note;
+  for (int I = 0; I < 4; ++I) {
+    M.record("a", ran(M.shares("a", P, Static, Note, 6500), Speed), 9);
+    M.record("b", ran(M.shares("b", P, Static, Note, 6500), Speed), 6);
+    EXPECT_EQ(Note.find("follow"), std::string::npos) << Note;
+    M.record("c", ran(M.shares("c", P, Static, Note, 6501), Speed), 1);
+    EXPECT_EQ(Note.find("follow"), std::string::npos) << Note;
+  }
+}
+
+// The probe saw the CPU pool at a third of its speed (a sliver of the
+// iterations: thread start-up, first touches); its mixed share measures it
+// faster, so the shares are measured again before the accelerators are
+// timed alone.
+TEST(ShareModel, MixedSharesAreMeasuredAgain) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::string Note;
+  std::vector<Share> S;
+  // probe x3 (the CPU at 10 on its sliver)
+  for (int I = 0; I < 3; ++I) {
+    S = M.shares("k", P, Static, Note);
+    M.record("k", ran(S, {90, 90, 10}), 9);
+  }
+  S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("mixed:", 0), 0u) << Note;
+  EXPECT_NEAR(fraction(S, 2), 10.0 / 190, 1e-9);
+  M.record("k", ran(S, {90, 90, 30}), 9); // moves
+  S = M.shares("k", P, Static, Note);
+  M.record("k", ran(S, {90, 90, 30}), 8); // timed: the CPU runs at 30
+  S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("mixed:", 0), 0u) << Note;
+  EXPECT_NEAR(fraction(S, 2), 30.0 / 210, 1e-9);
+  M.record("k", ran(S, {90, 90, 30}), 9); // moves
+  S = M.shares("k", P, Static, Note);
+  M.record("k", ran(S, {90, 90, 30}), 7); // timed, close to its own: done
+  S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("accel:", 0), 0u) << Note;
+}
+
+// Mixed saves 1 s a launch but moving the data to its boundaries took 193 s:
+// seven launches do not repay that, so the kernel settles on the
+// accelerators. The file keeps the mixed shares with their gain and cost: a
+// later run takes them only when the run they came from was long enough.
+TEST(ShareModel, MixedMustRepayItsMove) {
+  std::string Path = ::testing::TempDir() + "hetero-shares-test/move.txt";
+  std::remove(Path.c_str());
+  Pool P = gpuGpuCpu();
+  std::vector<double> Speed = {90, 90, 30};
+  std::string Note;
+  {
+    ShareModel M(true);
+    // probe x3, mixed (moves: 200 s), mixed (7 s), accel (moves), accel (8 s)
+    for (double W : {9.0, 9.0, 9.0, 200.0, 7.0, 9.0, 8.0})
+      M.record("k", ran(M.shares("k", P, Static, Note), Speed), W);
+    std::vector<Share> S = M.shares("k", P, Static, Note);
+    EXPECT_EQ(Note.rfind("settled-accel[accel=8000.000ms,mixed=7000.000ms,"
+                         "move=193000.000ms]",
+                         0),
+              0u)
+        << Note;
+    EXPECT_EQ(S.size(), 2u);
+    ASSERT_TRUE(M.save(Path, P));
+  }
+  {
+    ShareModel M(true);
+    M.load(Path, P);
+    std::vector<Share> S = M.shares("k", P, Static, Note);
+    EXPECT_EQ(Note.rfind("persisted-settled-accel[", 0), 0u) << Note;
+    EXPECT_EQ(S.size(), 2u);
+  }
+  // The same line from a run of 1000 launches: mixed repays its move.
+  std::string Line;
+  {
+    std::ifstream In(Path);
+    std::getline(In, Line);
+  }
+  size_t At = Line.find("launches=7 ");
+  ASSERT_NE(At, std::string::npos) << Line;
+  Line.replace(At, 11, "launches=1000 ");
+  {
+    std::ofstream Out(Path, std::ios::trunc);
+    Out << Line << "\n";
+  }
+  ShareModel M(true);
+  M.load(Path, P);
+  std::vector<Share> S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("persisted-settled-mixed[repays its move in 1000", 0),
+            0u)
+      << Note;
+  EXPECT_EQ(S.size(), 3u);
+  EXPECT_NEAR(fraction(S, 2), 30.0 / 210, 1e-9);
+}
+
+// A persisted follower follows what its leader settles on in this run (the
+// leader's persisted line may choose otherwise now), and keeps its own
+// settled shares if it is launched before the leader.
+TEST(ShareModel, PersistedFollowerFollowsTheLeadersChoice) {
+  std::string Path = ::testing::TempDir() + "hetero-shares-test/follow.txt";
+  std::remove(Path.c_str());
+  Pool P = gpuGpuCpu();
+  {
+    std::ofstream Out(Path, std::ios::trunc);
+    Out << "cuda:0,cuda:1,cpu\theavy\tcuda:0,cuda:1,cpu\tcuda:0=1,cuda:1=1\t"
+           "settled-accel[x]\tlaunches=1000 gain=1 move=10 "
+           "mixed=cuda:0=3,cuda:1=3,cpu=1\n"
+        << "cuda:0,cuda:1,cpu\tlight\tcuda:0,cuda:1,cpu\tcuda:0=1,cuda:1=1\t"
+           "settled-follow[heavy]\n";
+  }
+  ShareModel M(true);
+  M.load(Path, P);
+  std::string Note;
+  std::vector<Share> S = M.shares("light", P, Static, Note, 6500);
+  EXPECT_EQ(Note.rfind("follow[heavy]:", 0), 0u) << Note;
+  EXPECT_EQ(S.size(), 2u);
+  S = M.shares("heavy", P, Static, Note, 6500);
+  EXPECT_EQ(Note.rfind("persisted-settled-mixed[", 0), 0u) << Note;
+  EXPECT_NEAR(fraction(S, 2), 1.0 / 7, 1e-9);
+  S = M.shares("light", P, Static, Note, 6500);
+  EXPECT_EQ(Note.rfind("settled-follow[heavy]:", 0), 0u) << Note;
+  EXPECT_NEAR(fraction(S, 2), 1.0 / 7, 1e-9);
+}
+
+// Refined mixed shares move little; the move that counts is the first, from
+// the accelerators' layout (what a later run pays at its first launch).
+TEST(ShareModel, TheCostliestMoveCounts) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::string Note;
+  // probe x3 (CPU at 10), mixed move (200 s), timed (8 s, CPU at 30: shares
+  // refined), move (9 s), timed (7 s), accel move, accel timed (8 s)
+  std::vector<std::pair<double, double>> Launches = {
+      {9, 10}, {9, 10}, {9, 10}, {200, 30}, {8, 30},
+      {9, 30}, {7, 30}, {9, 30}, {8, 30}};
+  for (auto [Wall, Cpu] : Launches)
+    M.record("k", ran(M.shares("k", P, Static, Note), {90, 90, Cpu}), Wall);
+  M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("settled-accel[accel=8000.000ms,mixed=7000.000ms,"
+                       "move=193000.000ms]",
+                       0),
+            0u)
+      << Note;
+}

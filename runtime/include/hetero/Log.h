@@ -8,6 +8,8 @@
 #ifndef HETERO_LOG_H
 #define HETERO_LOG_H
 
+#include <cstddef>
+
 namespace hetero {
 
 /// Verbosity (HETERO_INFO; 0 until the plugin has read its settings).
@@ -20,6 +22,22 @@ void info(int Level, const char *Fmt, ...)
 void error(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 /// Prints "hetero: warning: <message>" on stderr, always.
 void warning(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/// Times the phases of a start or a stop: report() prints, at HETERO_INFO
+/// >= 2, "hetero: <what>: <phase> <ms> ms, ..." (a cost outside the
+/// program's own timer is still a cost to the user).
+class PhaseTimes {
+public:
+  PhaseTimes();
+  /// Ends the current phase, naming it.
+  void mark(const char *Phase);
+  void report(const char *What) const;
+
+private:
+  double Last;
+  char Text[512];
+  size_t Used = 0;
+};
 
 /// From now on a fatal signal prints a backtrace first (HETERO_BACKTRACE=1).
 void installCrashHandler();

@@ -19,17 +19,35 @@
 //   mixed     shares proportional to the measured speeds, every member: one
 //             launch moves the data to the new chunk boundaries, the next
 //             is timed (wall time of the whole launch, copies included);
+//             when the speeds it measured give shares more than 10% away
+//             from its own, those are tried the same way (at most
+//             MaxRefinements times): the probe saw the CPU pool on a sliver
+//             of the iterations;
 //   accel     the same over the accelerators alone (GPUs, simulated ones),
 //             when the CPU pool takes part as well;
 //   settled   the faster of the two timed launches, shares frozen from then
 //             on, so chunk boundaries (and so halos) stay put between
-//             launches;
+//             launches; mixed only when what it saves per launch, over as
+//             many launches as the kernel has had (or had in the run that
+//             persisted it), exceeds the one-time cost of moving the data
+//             to its boundaries (the moving launch's extra time): a short
+//             run never repays sending the CPU pool its part;
 //   verify    when mixed won: its launches are timed again once the other
 //             kernels have settled too (the second after settling; the
 //             first moves data). Each kernel chose on its own, and a
 //             neighbour that settled on the accelerators can make the CPU's
 //             part cost copies every launch: slower than the accelerators'
 //             timed launch, the kernel settles there for good.
+//
+// Kernels of one problem size follow the heaviest: a kernel whose launches
+// take less than half the time of another's with the same trip count and
+// the same candidates (Himeno's copy after its stencil, Jacobi's swap) uses
+// that kernel's shares at every launch from its second on, and settles when
+// it does ("follow[<leader>]", "settled-follow[<leader>]"). Its chunks then
+// cover the iterations (and so the rows) that the leader's chunks cover on
+// the same members: the data each member wrote is where the next kernel
+// reads it, and the leader's timed launches are not charged for copies that
+// the follower's own choice would cause between them.
 //
 // Members of one kind are taken as equal (the GPUs of a node are one model):
 // their measured speeds are averaged, and speeds within 10% of what the
@@ -43,8 +61,11 @@
 // Settled shares outlive the run: they are written to a file (Settings'
 // SharesFile, by default ~/.cache/hetero/shares.txt) per pool (its members'
 // names), kernel and problem size, and a later run of the same binary on the
-// same pool starts settled ("persisted-..." in HETERO_STATS). A line of the
-// file that cannot be read is ignored; the file keeps the newest MaxLines.
+// same pool starts settled ("persisted-..." in HETERO_STATS). Where mixed
+// shares were timed, the line also keeps them with the run's launches, the
+// gain per launch and the cost of the move: a later run takes them when
+// that many launches repay the move. A line of the file that cannot be read
+// is ignored; the file keeps the newest MaxLines.
 //
 // The engine calls the model under its launch lock: one launch at a time.
 //
@@ -70,11 +91,12 @@ public:
   /// The model's name for a kernel's launches of one problem size.
   static std::string key(const std::string &Kernel, uint64_t TripCount);
 
-  /// The shares of the next launch of Key, given the policy's static
-  /// shares; Note says which phase chose them (for HETERO_STATS).
+  /// The shares of the next launch of Key (a launch of TripCount
+  /// iterations; 0: never follows another kernel), given the policy's
+  /// static shares; Note says which phase chose them (for HETERO_STATS).
   std::vector<Share> shares(const std::string &Key, const Pool &P,
-                            const std::vector<Share> &Static,
-                            std::string &Note);
+                            const std::vector<Share> &Static, std::string &Note,
+                            uint64_t TripCount = 0);
   /// What the launch that shares() planned measured: per pool member, its
   /// iterations and busy time; the launch's wall time.
   void record(const std::string &Key, const std::vector<MemberUsage> &Usage,
@@ -83,6 +105,10 @@ public:
   /// Below this part of the pool's speed, the CPU pool is left out.
   static constexpr double MinGain = 0.05;
   static constexpr size_t MaxLines = 4096;
+  /// A kernel follows another whose launches take this many times longer.
+  static constexpr double FollowRatio = 2.0;
+  /// Mixed shares measured again at most this many times.
+  static constexpr int MaxRefinements = 2;
 
   /// Reads the settled shares of earlier runs on pool P from Path.
   void load(const std::string &Path, const Pool &P);
@@ -100,6 +126,7 @@ private:
     AccelTimed,
     Verify,
     VerifyTimed,
+    Follow,
     Settled
   };
   struct Entry {
@@ -109,16 +136,33 @@ private:
     std::vector<double> Rate;       // per candidate: iterations/s; 0 unknown
     Phase Now = Phase::Probe;
     int ProbeLaunch = 0; // measured at the last (see ProbeLaunches)
+    int Refinements = 0; // of the mixed shares
     double MixedWall = 0, AccelWall = 0;
+    uint64_t TripCount = 0;
+    uint64_t Launches = 0; // recorded in this run
+    double MoveWall = 0;   // the costliest launch that moved to Mixed
+    double Gain = 0;       // per launch, mixed over the accelerators
+    double MoveCost = 0;   // once, of moving to the mixed boundaries
+    double LastWall = 0;   // of the last launch: 0 unknown
+    std::string Leader;    // key of the kernel followed (Phase::Follow)
     std::vector<Share> Static, Handed, Mixed, Accel, Settled;
     std::string Why; // of the settled shares
   };
   std::vector<Share> measured(const Entry &E, const std::vector<Share> &Static,
                               bool AcceleratorsOnly) const;
+  /// Whether saving Gain per launch over Launches launches repays a
+  /// one-time MoveCost.
+  static bool pays(double Gain, double MoveCost, uint64_t Launches);
+  /// Whether some member's fraction differs by more than Relative (of the
+  /// larger) between A and B, or their members differ.
+  static bool apart(const std::vector<Share> &A, const std::vector<Share> &B,
+                    double Relative);
   /// E.Rate with each member's speed the average of its kind's.
   static std::vector<double> sameKindAverage(const Entry &E);
   /// Whether E's candidates hold accelerators and the CPU pool.
   static bool bothKinds(const Entry &E);
+  /// The key of the kernel E (of Key) should follow, or "".
+  std::string leaderFor(const std::string &Key, const Entry &E) const;
   /// The accelerators' shares of S (per candidate of E).
   static std::vector<Share> accelerators(const Entry &E,
                                          const std::vector<Share> &S);
@@ -128,6 +172,10 @@ private:
     std::vector<size_t> Candidates;
     std::vector<Share> Settled;
     std::string Why;
+    // Mixed shares that were timed, and what they cost and saved.
+    std::vector<Share> Mixed;
+    uint64_t Launches = 0;
+    double Gain = 0, MoveCost = 0;
   };
 
   bool Enabled;
