@@ -110,7 +110,7 @@ std::optional<Term> KernelAnalysis::loadedScalar(const Expr *LV) {
   if (!extension(LV->getType(), Bytes, Signed) || mayBeStored(LV->getType()))
     return std::nullopt;
   std::optional<Address> A = lvalueAddress(LV);
-  if (!A || !A->known() || A->Offset->Degree != 0)
+  if (!A || A->Private || !A->known() || A->Offset->Degree != 0)
     return std::nullopt;
   visit(LV, true, false);
   return Term{
@@ -331,7 +331,8 @@ KernelAnalysis::pointerLoaded(const Expr *Sub) {
     return std::nullopt;
   }
   std::optional<Address> Slot = lvalueAddress(Sub);
-  if (!Slot || !Slot->known() || Slot->Offset->Degree != 0 ||
+  // A pointer kept in an iteration's own storage: its value is unknown.
+  if (!Slot || Slot->Private || !Slot->known() || Slot->Offset->Degree != 0 ||
       mayBeStored(Sub->getType()))
     return std::nullopt;
   visit(Sub, /*Read=*/true, /*Write=*/false);
@@ -412,6 +413,11 @@ KernelAnalysis::lvalueAddress(const Expr *E) {
     auto It = Captures.find(VD->getCanonicalDecl());
     if (It != Captures.end() && !It->second.ByCopy)
       return Address{B.arg(It->second.Arg), constantTerm(0)};
+    // A variable of the iteration's own: declared in the loop body or in a
+    // function it calls, or a by-value parameter of such a function.
+    if (Locals.count(VD->getCanonicalDecl()) && VD->hasLocalStorage() &&
+        !VD->getType()->isReferenceType())
+      return Address{NoExpr, constantTerm(0), /*Private=*/true};
     return std::nullopt;
   }
   return std::nullopt;

@@ -12,6 +12,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtOpenMP.h"
 
+#include <algorithm>
 #include <functional>
 
 using namespace clang;
@@ -31,6 +32,10 @@ void KernelAnalysis::noteWrite(const Expr *LHS) {
 void KernelAnalysis::collectWrittenVars(const Stmt *S) {
   if (!S)
     return;
+  // A nested simd construct's body is its captured statement (which a
+  // CapturedStmt's children leave out).
+  if (const auto *CS = dyn_cast<CapturedStmt>(S))
+    collectWrittenVars(CS->getCapturedStmt());
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->isAssignmentOp())
       noteWrite(BO->getLHS());
@@ -139,13 +144,17 @@ void KernelAnalysis::access(const Expr *E, bool Read, bool Write) {
   if (const VarDecl *VD = varOf(E)) {
     if (ReductionVars.count(VD))
       return; // private per chunk, combined on the host
-    if (Write)
+    // A guarded write (`if (i == 0) flag = ...`) is a section of the chunks
+    // where the guard can hold; the runtime refuses overlapping ones.
+    if (Write && Guards.empty())
       return refuse("writes '" + VD->getNameAsString() +
                     "', shared by all iterations");
   }
   // A whole struct copied in or out counts as its bytes.
   uint64_t Size = sizeOf(E->getType());
   std::optional<Address> A = lvalueAddress(E);
+  if (A && A->Private)
+    return; // one iteration's own storage
   if (!A || !Size) {
     if (Write)
       return refuse("writes memory the analysis cannot attribute");
@@ -422,6 +431,10 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
       Name.rfind("omp_get_num_t", 0) == 0 || Name == "omp_get_level" ||
       Name == "omp_get_ancestor_thread_num" || Name == "omp_get_team_size")
     return refuse("depends on team or thread numbers (" + Name + ")");
+  // Queries that touch no memory and answer alike on every member (all of
+  // them run device code).
+  if (Name == "omp_is_initial_device" || Name == "omp_get_initial_device")
+    return;
   if (Name == "malloc" || Name == "calloc" || Name == "realloc" ||
       Name == "free" || Name.rfind("omp_alloc", 0) == 0 || Name == "omp_free" ||
       Name.rfind("omp_target_alloc", 0) == 0)
@@ -436,10 +449,66 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
       if (LC.getCaptureKind() != LCK_ByCopy)
         return refuse("calls a lambda that does not capture by copy");
   }
-  if (!isPureFunction(FD, 0))
-    return refuse("calls '" + Name + "'");
+  if (isPureFunction(FD, 0)) {
+    for (const Expr *A : C.arguments())
+      visit(A, true, false);
+    return;
+  }
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def)
+    return refuse("calls '" + Name + "', whose body is not visible here");
+  visitCallee(C, *Def);
+}
+
+/// E, a value that goes to a local pointer or a parameter: an address of
+/// mapped memory may be taken.
+void KernelAnalysis::visitLocalAddress(const Expr *E) {
+  bool Saved = AddressToLocal;
+  AddressToLocal = true;
+  visit(E, false, false);
+  AddressToLocal = Saved;
+}
+
+/// A call of a function with a visible body: its body is walked in place of
+/// the call, each parameter standing for its argument (a pointer to a local
+/// stays the iteration's own; a pointer into mapped memory carries its
+/// sections through the callee's subscripts; a parameter the callee assigns
+/// has no known value). Recursion and very deep calls are refused.
+void KernelAnalysis::visitCallee(const CallExpr &C, const FunctionDecl &Def) {
+  std::string Name = Def.getNameAsString();
+  if (std::find(CallStack.begin(), CallStack.end(), Def.getCanonicalDecl()) !=
+      CallStack.end())
+    return refuse("recursive call of '" + Name + "'");
+  if (CallStack.size() >= MaxCallDepth)
+    return refuse("calls nested deeper than " + std::to_string(MaxCallDepth) +
+                  " ('" + Name + "')");
+  if (Def.isVariadic() || C.getNumArgs() != Def.getNumParams())
+    return refuse("calls '" + Name + "' with a variable argument list");
+  for (const ParmVarDecl *P : Def.parameters())
+    if (P->getType()->isReferenceType())
+      return refuse("calls '" + Name + "', which takes a reference");
+  // The arguments are evaluated in the caller.
   for (const Expr *A : C.arguments())
-    visit(A, true, false);
+    visitLocalAddress(A);
+  // Bind each parameter to its argument for the walk of the body.
+  std::vector<std::pair<const VarDecl *, const Expr *>> Outer;
+  for (unsigned I = 0; I < Def.getNumParams(); ++I) {
+    const VarDecl *P = Def.getParamDecl(I)->getCanonicalDecl();
+    auto It = LocalInits.find(P);
+    Outer.emplace_back(P, It == LocalInits.end() ? nullptr : It->second);
+    LocalInits[P] = C.getArg(I);
+    Locals.insert(P);
+  }
+  collectWrittenVars(Def.getBody());
+  CallStack.push_back(Def.getCanonicalDecl());
+  visit(Def.getBody(), false, false);
+  CallStack.pop_back();
+  for (const auto &[P, Init] : Outer) {
+    if (Init)
+      LocalInits[P] = Init;
+    else
+      LocalInits.erase(P);
+  }
 }
 
 //===--- The walk
@@ -464,6 +533,34 @@ void KernelAnalysis::visit(const Stmt *S, bool Read, bool Write) {
     return refuse("device-side allocation (new/delete)");
   if (isa<GCCAsmStmt>(S) || isa<MSAsmStmt>(S))
     return refuse("inline assembly");
+  // A local pointer may start at mapped memory (`T *p = &a[k]`).
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    bool Plain = true;
+    for (const Decl *Dc : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(Dc);
+      Plain &= VD && !VD->getType()->isVariablyModifiedType();
+    }
+    if (Plain) {
+      for (const Decl *Dc : DS->decls()) {
+        const auto *VD = cast<VarDecl>(Dc);
+        if (!VD->getInit())
+          continue;
+        if (VD->getType()->isPointerType())
+          visitLocalAddress(VD->getInit());
+        else
+          visit(VD->getInit(), false, false);
+      }
+      return;
+    }
+  }
+  // A trivial constructor copies (or leaves) bytes: `Atom a = ligand[i]`
+  // reads the element.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+      CE && CE->getConstructor()->isTrivial()) {
+    for (const Expr *A : CE->arguments())
+      visit(A, true, false);
+    return;
+  }
   if (isa<CXXMemberCallExpr>(S) || isa<CXXConstructExpr>(S))
     return refuse("C++ calls");
   for (const Stmt *C : S->children())
@@ -552,7 +649,11 @@ bool KernelAnalysis::visitOperator(const Stmt *S, bool Read, bool Write) {
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->isAssignmentOp()) {
       visit(BO->getLHS(), BO->isCompoundAssignmentOp(), true);
-      visit(BO->getRHS(), false, false);
+      const VarDecl *To = varOf(BO->getLHS());
+      if (To && Locals.count(To) && To->getType()->isPointerType())
+        visitLocalAddress(BO->getRHS());
+      else
+        visit(BO->getRHS(), false, false);
       return true;
     }
     // The right operand runs only where the left one decides so.
@@ -583,8 +684,13 @@ bool KernelAnalysis::visitOperator(const Stmt *S, bool Read, bool Write) {
       return true;
     }
     if (U->getOpcode() == UO_AddrOf) {
-      if (isMemory(U->getSubExpr()))
+      // To a local pointer or a parameter, the address is followed where it
+      // is used (reads through an unknown pointer read everything, writes
+      // are refused); elsewhere (stored to memory) it would escape.
+      if (!AddressToLocal && isMemory(U->getSubExpr()))
         refuse("takes the address of mapped memory");
+      else
+        visit(U->getSubExpr(), false, false);
       return true;
     }
   }

@@ -15,7 +15,11 @@
 //     counters and the kernel's scalar arguments, with the C integer
 //     semantics made explicit (wraps), and the guards of the branch it sits
 //     in; inner loop counters get a value range. Writes must be affine in
-//     the counters; a non-affine read reads its whole buffer;
+//     the counters; a non-affine read reads its whole buffer. A called
+//     function with a visible body is walked in place of the call, its
+//     parameters standing for the arguments; locals (the iteration's and
+//     its callees') and by-value parameters are private storage, whose
+//     accesses make no section;
 //   - the reduction variables (argument, operator, type);
 //   - "split no <reason>" when something cannot be proven safe.
 //
@@ -86,6 +90,9 @@ private:
   struct Address {
     ExprId Base = NoExpr;
     std::optional<Term> Offset;
+    // Storage of one iteration's own (a local variable or array, a
+    // by-value parameter of a called function): no section.
+    bool Private = false;
     bool known() const { return Offset.has_value(); }
   };
   /// One side of a comparison as `x + Shift` (or `Shift - x`: Negated), x a
@@ -125,6 +132,12 @@ private:
   // Math functions GPUs and CPUs round differently (CUDA's libdevice against
   // glibc): the kernel's iterations must all run on members of one kind.
   std::set<std::string> DeviceMath;
+  // The functions whose bodies are being walked in place of their calls.
+  std::vector<const clang::FunctionDecl *> CallStack;
+  static constexpr size_t MaxCallDepth = 8;
+  // The address being walked goes to a local pointer or a parameter (a
+  // call's argument): taking the address of mapped memory is fine there.
+  bool AddressToLocal = false;
 
   void refuse(const std::string &Why) { B.refuse(Why); }
   bool refused() const { return B.refused(); }
@@ -184,6 +197,8 @@ private:
                     bool Read, bool Write);
   bool isPureFunction(const clang::FunctionDecl *FD, unsigned Depth);
   void visitCall(const clang::CallExpr &C);
+  void visitCallee(const clang::CallExpr &C, const clang::FunctionDecl &Def);
+  void visitLocalAddress(const clang::Expr *E);
   void visit(const clang::Stmt *S, bool Read, bool Write);
   bool visitExpression(const clang::Expr *E, bool Read, bool Write);
   bool visitConstruct(const clang::Stmt *S);
