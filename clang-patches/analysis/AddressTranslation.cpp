@@ -117,6 +117,34 @@ std::optional<Term> KernelAnalysis::loadedScalar(const Expr *LV) {
       B.load(B.binary(ExprKind::Add, A->Base, A->Offset->Id), Bytes, Signed)};
 }
 
+/// Min for `a < b ? a : b` (or `b > a`, `<=`, `>=`), Max for the other
+/// way round, when both sides compare in the conditional's own type (no
+/// conversion changes which is smaller).
+std::optional<ExprKind>
+KernelAnalysis::minOrMax(const ConditionalOperator &CO) {
+  const auto *C = dyn_cast<BinaryOperator>(CO.getCond()->IgnoreParenImpCasts());
+  if (!C || !C->isRelationalOp() || !CO.getType()->isIntegerType())
+    return std::nullopt;
+  const Expr *L = C->getLHS(), *R = C->getRHS();
+  if (!Ctx.hasSameType(L->getType(), CO.getType()) ||
+      !Ctx.hasSameType(R->getType(), CO.getType()))
+    return std::nullopt;
+  bool LessLeft =
+      C->getOpcode() == BO_LT || C->getOpcode() == BO_LE; // L is smaller
+  auto Same = [this](const Expr *X, const Expr *Y) {
+    llvm::FoldingSetNodeID IX, IY;
+    X->IgnoreParenImpCasts()->Profile(IX, Ctx, /*Canonical=*/true);
+    Y->IgnoreParenImpCasts()->Profile(IY, Ctx, /*Canonical=*/true);
+    return IX == IY;
+  };
+  const Expr *T = CO.getTrueExpr(), *F = CO.getFalseExpr();
+  if (Same(T, L) && Same(F, R))
+    return LessLeft ? ExprKind::Min : ExprKind::Max;
+  if (Same(T, R) && Same(F, L))
+    return LessLeft ? ExprKind::Max : ExprKind::Min;
+  return std::nullopt;
+}
+
 std::optional<Term> KernelAnalysis::translate(const Expr *E) {
   E = E->IgnoreParens();
   if (!E->isValueDependent() && E->getType()->isIntegerType()) {
@@ -136,8 +164,12 @@ std::optional<Term> KernelAnalysis::translate(const Expr *E) {
     std::optional<Term> X = translate(CO->getFalseExpr());
     if (!A || !X)
       return std::nullopt;
-    return bounded(
-        binary(ExprKind::Either, *A, *X, std::max(A->Degree, X->Degree)));
+    int Degree = std::max(A->Degree, X->Degree);
+    // `a < b ? a : b` is min(a, b) exactly (a loop's end `n < m ? n : m`
+    // stays exact); any other condition leaves one of the two values.
+    if (std::optional<ExprKind> K = minOrMax(*CO))
+      return bounded(binary(*K, *A, *X, Degree));
+    return bounded(binary(ExprKind::Either, *A, *X, Degree));
   }
   if (isa<MemberExpr>(E) || isa<ArraySubscriptExpr>(E) ||
       (isa<UnaryOperator>(E) &&

@@ -77,7 +77,7 @@ const VarDecl *KernelAnalysis::addInnerLoop(const ForStmt &F) {
   LoopCond Cond;
   // The counter is written by its own header: translate() must not see it
   // as a plain written variable while reading the header.
-  bool Ok = readLoop(F, Counter, Init, Cond, Bound, Step);
+  bool Ok = readLoop(F, Counter, Init, Cond, Bound, Step, /*Inner=*/true);
   if (Ok && (InnerVar.count(Counter) || LevelOf.count(Counter)))
     Ok = false; // the counter of an enclosing loop
   if (Ok) {

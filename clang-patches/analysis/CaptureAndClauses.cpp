@@ -301,7 +301,7 @@ bool loopInit(const Stmt *I, const VarDecl *&Counter, const Expr *&InitE,
 /// appear for inner loops).
 bool KernelAnalysis::readLoop(const ForStmt &F, const VarDecl *&Counter,
                               Term &Init, LoopCond &Cond, Term &Bound,
-                              Term &Step) {
+                              Term &Step, bool Inner) {
   const Expr *InitE;
   auto CounterOf = [this](const Expr *E) { return counterOf(E); };
   if (!loopInit(F.getInit(), Counter, InitE, CounterOf))
@@ -362,8 +362,12 @@ bool KernelAnalysis::readLoop(const ForStmt &F, const VarDecl *&Counter,
     return false;
   }
   std::optional<Term> IT = translate(InitE), BT = translate(BoundE);
-  if (!IT || !BT || !IT->Affine || !BT->Affine || IT->Degree > 1 ||
-      BT->Degree > 1)
+  // An inner loop's ends only bound its counter's values, so a bounded one
+  // will do (`j < min(i, m)`: the runtime's intervals over-approximate, and
+  // write sections are made valid before the chunk runs); the collapsed
+  // loops' ends define the iteration space and must be exact.
+  if (!IT || !BT || (!Inner && (!IT->Affine || !BT->Affine)) ||
+      IT->Degree > 1 || BT->Degree > 1)
     return false;
   Init = *IT;
   Bound = *BT;

@@ -150,7 +150,8 @@ private:
   std::optional<ReductionType> scalarType(clang::QualType T);
   const clang::VarDecl *counterOf(const clang::Expr *E);
   bool readLoop(const clang::ForStmt &F, const clang::VarDecl *&Counter,
-                Term &Init, LoopCond &Cond, Term &Bound, Term &Step);
+                Term &Init, LoopCond &Cond, Term &Bound, Term &Step,
+                bool Inner = false);
   const clang::Stmt *collectNest();
 
   // AddressTranslation.cpp
@@ -168,6 +169,7 @@ private:
   std::optional<Term> translateCast(const clang::CastExpr *CE);
   std::optional<Term> translateBinary(const clang::BinaryOperator *BO);
   std::optional<Term> translateVariable(const clang::VarDecl *VD);
+  std::optional<ExprKind> minOrMax(const clang::ConditionalOperator &CO);
   Address offsetBy(Address A, const Term &Bytes);
   std::optional<Address> indexBy(std::optional<Address> A,
                                  std::optional<Term> Idx, clang::QualType Elem,
