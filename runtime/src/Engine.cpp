@@ -89,22 +89,15 @@ bool Engine::launch(const LaunchRequest &R) {
   }
   if (!Key.empty() && Outcome == LaunchRun::Outcome::Done) {
     std::vector<MemberUsage> Usage(Members.size());
-    std::string Busy;
-    for (const auto &[Name, U] : Rec.Members) {
+    for (const auto &[Name, U] : Rec.Members)
       for (size_t M = 0; M < Members.size(); ++M)
         if (Members[M].name() == Name)
           Usage[M] = U;
-      char Part[96];
-      snprintf(Part, sizeof(Part), " %s:%llu:%.3fms", Name.c_str(),
-               static_cast<unsigned long long>(U.Iterations),
-               1e3 * U.BusySeconds);
-      Busy += Part;
-    }
     double Wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
             .count();
-    info(2, "launch %s: %.3f ms,%s (%s)", K.Name.c_str(), 1e3 * Wall,
-         Busy.c_str(), SharesNote.c_str());
+    if (infoLevel() >= 2) // the line is built only when it is printed
+      printLaunchTimes(K.Name, Wall, Rec, SharesNote);
     Measured.record(Key, Usage, Wall);
   }
   Rec.H2D = T.BytesH2D - H2D;
@@ -114,6 +107,21 @@ bool Engine::launch(const LaunchRequest &R) {
     Stats.record(K.Name, Rec);
   Last = Rec;
   return Outcome == LaunchRun::Outcome::Done;
+}
+
+void Engine::printLaunchTimes(const std::string &Kernel, double Wall,
+                              const KernelStats::Launch &Rec,
+                              const std::string &SharesNote) {
+  std::string Busy;
+  for (const auto &[Name, U] : Rec.Members) {
+    char Part[96];
+    snprintf(Part, sizeof(Part), " %s:%llu:%.3fms", Name.c_str(),
+             static_cast<unsigned long long>(U.Iterations),
+             1e3 * U.BusySeconds);
+    Busy += Part;
+  }
+  info(2, "launch %s: %.3f ms,%s (%s)", Kernel.c_str(), 1e3 * Wall,
+       Busy.c_str(), SharesNote.c_str());
 }
 
 void Engine::printStats(FILE *Out) {

@@ -84,6 +84,10 @@ public:
   void waitIdle() { std::lock_guard<std::mutex> Idle(LaunchMutex); }
 
 private:
+  /// HETERO_INFO=2's line for a split launch: wall, member usage, shares.
+  void printLaunchTimes(const std::string &Kernel, double Wall,
+                        const KernelStats::Launch &Rec,
+                        const std::string &SharesNote);
   friend class LaunchRun;
   /// Points the data layer's map-time writes at the member a whole launch
   /// would run on first (the host for the CPU pool); again after a failure.
