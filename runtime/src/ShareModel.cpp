@@ -441,7 +441,11 @@ bool ShareModel::save(const std::string &Path, const Pool &P) const {
   std::vector<std::string> Lines;
   std::set<std::string> Mine;
   for (const auto &[Key, E] : Entries) {
-    if (E.Now != Phase::Settled || E.Why.rfind("persisted-", 0) == 0)
+    // Settled, or settled on mixed and still to be verified (a run can end
+    // first: the shares are frozen all the same).
+    bool Frozen = E.Now == Phase::Settled || E.Now == Phase::Verify ||
+                  E.Now == Phase::VerifyTimed;
+    if (!Frozen || E.Why.rfind("persisted-", 0) == 0)
       continue;
     std::string Cands;
     for (size_t M : E.Candidates)

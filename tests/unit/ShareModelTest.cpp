@@ -484,3 +484,24 @@ TEST(ShareModel, TheCostliestMoveCounts) {
             0u)
       << Note;
 }
+
+// A run that ends while mixed shares are still to be verified keeps them:
+// they are frozen all the same.
+TEST(ShareModel, UnverifiedMixedSharesPersist) {
+  std::string Path = ::testing::TempDir() + "hetero-shares-test/verify.txt";
+  std::remove(Path.c_str());
+  Pool P = gpuGpuCpu();
+  std::string Note;
+  {
+    ShareModel M(true);
+    // probe x3, mixed (moves), mixed (7 s), accel (moves), accel (8 s)
+    for (double W : {9.0, 9.0, 9.0, 9.0, 7.0, 9.0, 8.0})
+      M.record("k", ran(M.shares("k", P, Static, Note), {90, 90, 30}), W);
+    ASSERT_TRUE(M.save(Path, P));
+  }
+  ShareModel M(true);
+  M.load(Path, P);
+  std::vector<Share> S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("persisted-settled-mixed[", 0), 0u) << Note;
+  EXPECT_EQ(S.size(), 3u);
+}

@@ -61,7 +61,8 @@
 // Settled shares outlive the run: they are written to a file (Settings'
 // SharesFile, by default ~/.cache/hetero/shares.txt) per pool (its members'
 // names), kernel and problem size, and a later run of the same binary on the
-// same pool starts settled ("persisted-..." in HETERO_STATS). Where mixed
+// same pool starts settled ("persisted-..." in HETERO_STATS); mixed shares
+// still to be verified when the run ends are kept too. Where mixed
 // shares were timed, the line also keeps them with the run's launches, the
 // gain per launch and the cost of the move: a later run takes them when
 // that many launches repay the move. A line of the file that cannot be read
