@@ -18,6 +18,8 @@ Configurations:
   hetero       hetero, default pool (every GPU and the CPU cores)
   hetero-gpus  hetero over the GPUs only (HETERO_MEMBERS)
   hetero-cpu   hetero, the CPU pool only
+  <hetero config>-split<k>  the same with each GPU presented as k members
+               (HETERO_GPU_SPLIT=k; hetero-gpus-split2 lists cuda:<n>.<p>)
 The answer is the example's stdout line, which must be the same under every
 configuration except for the fields named in REDUCTION_FIELDS (results of
 floating-point reductions). Ratios are "speed relative to stock": above 1 is
@@ -80,8 +82,16 @@ def config_env(name, gpus):
         env["LIBOMPTARGET_PLUGIN"] = "cuda" if gpus else "host"
         return env
     env["LIBOMPTARGET_PLUGIN"] = "hetero"
+    env.pop("HETERO_GPU_SPLIT", None)
+    m = re.fullmatch(r"(.*)-split([1-8])", name)
+    parts = int(m.group(2)) if m else 1
+    if m:
+        name = m.group(1)
+        env["HETERO_GPU_SPLIT"] = str(parts)
     if name == "hetero-gpus":
-        env["HETERO_MEMBERS"] = ",".join("cuda:%d" % g for g in range(gpus))
+        env["HETERO_MEMBERS"] = ",".join(
+            "cuda:%d" % g if parts == 1 else "cuda:%d.%d" % (g, p)
+            for g in range(gpus) for p in range(parts))
     elif name == "hetero-cpu":
         env["HETERO_MEMBERS"] = "cpu"
     elif name != "hetero":

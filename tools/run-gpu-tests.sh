@@ -3,7 +3,12 @@
 # its root): runs the lit suite (prebuilt programs) and/or the examples, each
 # under the stock cuda plugin and under hetero in the same invocation.
 #
-#   run-gpu-tests.sh [results-dir] [lit|examples|all|stress|bench]
+#   run-gpu-tests.sh [results-dir] [lit|examples|all|stress|bench|split]
+#
+# split: the multi-GPU paths on this machine's GPUs, each presented as
+# GPU_SPLIT (default 2) members (HETERO_GPU_SPLIT): the lit suite, the
+# examples against the stock cuda plugin, and the halo check over the
+# parts' device-to-device copies.
 #
 # examples: every example under both plugins (answers must agree), then the
 # 2-D Jacobi halo check: 16384 x 16384 doubles split over the GPUs only
@@ -23,32 +28,71 @@ export PATH=$here/lit/tools:$PATH
 nvidia-smi -L | tee "$res/gpus.txt"
 rc=0
 
-if [ "$what" = lit ] || [ "$what" = all ]; then
+# run_lit TAG: the lit suite (outputs under lit/out-TAG, results
+# lit-TAG.txt, split-stats-TAG.txt), with the caller's environment.
+run_lit() {
+  local tag=$1 out="$here/lit/out-$1"
   cat >"$here/lit/suite/lit.site.cfg.py" <<CFG
 config.hetero_bin_dir = "$here/bin"
 config.hetero_lib_dir = "$here/lib"
 config.hetero_llvm_bin_dir = "$here/lit/tools"
 config.hetero_source_dir = "$here"
 config.hetero_cuda_path = "/usr/local/cuda"
-config.test_exec_root = "$here/lit/out"
+config.test_exec_root = "$out"
 lit_config.load_config(config, "$here/lit/suite/lit.cfg.py")
 CFG
   python3 "$here/lit/lit/lit.py" -v -j4 --order=lexical "$here/lit/suite" \
-    >"$res/lit.txt" 2>&1
-  rc=$?
-  tail -30 "$res/lit.txt"
+    >"$res/lit-$tag.txt" 2>&1
+  local lrc=$?
+  [ $lrc -ne 0 ] && rc=$lrc
+  tail -30 "$res/lit-$tag.txt"
   # The failed tests' outputs (their programs' stderr goes to files).
-  grep -o "^FAIL: hetero :: .*(" "$res/lit.txt" | sed 's/^FAIL: hetero :: //; s/ ($//' |
+  grep -o "^FAIL: hetero :: .*(" "$res/lit-$tag.txt" | sed 's/^FAIL: hetero :: //; s/ ($//' |
     while read -r t; do
-      for f in "$here/lit/out/$(dirname "$t")/Output/$(basename "$t")".tmp.*; do
+      for f in "$out/$(dirname "$t")/Output/$(basename "$t")".tmp.*; do
         [ -f "$f" ] && [ "$(stat -c %s "$f")" -lt 1000000 ] &&
-          grep -Iq . "$f" && cp "$f" "$res/"
+          grep -Iq . "$f" && cp "$f" "$res/$tag.$(basename "$f")"
       done
     done
   # What the split tests' statistics say about who took chunks.
-  find "$here/lit/out" -name '*.tmp.cpu' -o -name '*.tmp.sim' | sort |
-    while read -r f; do echo "== ${f#$here/lit/out/}"; grep hetero-stats "$f"; done \
-      >"$res/split-stats.txt" 2>/dev/null
+  find "$out" -name '*.tmp.cpu' -o -name '*.tmp.sim' | sort |
+    while read -r f; do echo "== ${f#$out/}"; grep hetero-stats "$f"; done \
+      >"$res/split-stats-$tag.txt" 2>/dev/null
+}
+
+# halo_check MEMBERS [ENV...]: 16384^2 Jacobi over MEMBERS, 20 and 40
+# sweeps; 20 sweeps must move 1.0x-1.1x the exact halo, all device to
+# device.
+halo_check() {
+  local members=$1
+  shift
+  for it in 20 40; do
+    echo "-- stock cuda plugin, $it sweeps"
+    LIBOMPTARGET_PLUGIN=cuda "$here/bin/jacobi" 16384 $it collapse 2>&1
+    echo "-- hetero over $members, $it sweeps"
+    env "$@" LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 HETERO_MEMBERS=$members \
+      HETERO_SHARES=fixed "$here/bin/jacobi" 16384 $it collapse 2>&1 |
+      tee "$res/jacobi16k.$it.txt"
+  done
+  python3 - "$res/jacobi16k.20.txt" "$res/jacobi16k.40.txt" <<'PY'
+import re, sys
+def total(path):
+    for line in open(path):
+        if line.startswith("hetero-stats total"):
+            return {k: int(v) for k, v in re.findall(r"bytes_(\w+)=(\d+)", line)}
+a, b = total(sys.argv[1]), total(sys.argv[2])
+n = 16384
+halo = 2 * (n - 2) * 8  # one interior row each way per sweep
+d = {k: b[k] - a[k] for k in a}
+print("per 20 sweeps: d2d=%d h2d=%d d2h=%d; exact halo %d; ratio %.4f"
+      % (d["d2d"], d["h2d"], d["d2h"], 20 * halo, d["d2d"] / (20 * halo)))
+ok = 20 * halo <= d["d2d"] <= 1.1 * 20 * halo and d["h2d"] == 0 and d["d2h"] == 0
+print("halo check:", "PASS" if ok else "FAIL")
+PY
+}
+
+if [ "$what" = lit ] || [ "$what" = all ]; then
+  run_lit plain
 fi
 
 if [ "$what" = examples ] || [ "$what" = all ]; then
@@ -68,33 +112,38 @@ if [ "$what" = examples ] || [ "$what" = all ]; then
     echo "== jacobi halo check: 16384 x 16384, GPUs only"
     ngpu=$(grep -c "^GPU " "$res/gpus.txt")
     if [ "$ngpu" -lt 2 ]; then
-      echo "halo check: SKIPPED ($ngpu GPU: it needs two GPUs splitting the sweeps)"
+      echo "halo check: SKIPPED ($ngpu GPU: it needs two GPUs splitting the sweeps; 'split' runs it over the parts of one)"
     else
-    for it in 20 40; do
-      echo "-- stock cuda plugin, $it sweeps"
-      LIBOMPTARGET_PLUGIN=cuda "$here/bin/jacobi" 16384 $it 2>&1
-      echo "-- hetero, $it sweeps"
-      LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 HETERO_MEMBERS=cuda:0,cuda:1 HETERO_SHARES=fixed \
-        "$here/bin/jacobi" 16384 $it 2>&1 | tee "$res/jacobi16k.$it.txt"
-    done
-    python3 - "$res/jacobi16k.20.txt" "$res/jacobi16k.40.txt" <<'PY'
-import re, sys
-def total(path):
-    for line in open(path):
-        if line.startswith("hetero-stats total"):
-            return {k: int(v) for k, v in re.findall(r"bytes_(\w+)=(\d+)", line)}
-a, b = total(sys.argv[1]), total(sys.argv[2])
-n = 16384
-halo = 2 * (n - 2) * 8  # one interior row each way per sweep
-d = {k: b[k] - a[k] for k in a}
-print("per 20 sweeps: d2d=%d h2d=%d d2h=%d; exact halo %d; ratio %.4f"
-      % (d["d2d"], d["h2d"], d["d2h"], 20 * halo, d["d2d"] / (20 * halo)))
-ok = 20 * halo <= d["d2d"] <= 1.1 * 20 * halo and d["h2d"] == 0 and d["d2h"] == 0
-print("halo check:", "PASS" if ok else "FAIL")
-PY
+      halo_check "$(seq -s, -f 'cuda:%g' 0 $((ngpu - 1)))"
     fi
   } >"$res/examples.txt" 2>&1
   cat "$res/examples.txt"
+fi
+
+if [ "$what" = split ]; then
+  k=${GPU_SPLIT:-2}
+  ngpu=$(grep -c "^GPU " "$res/gpus.txt")
+  parts=$(for g in $(seq 0 $((ngpu - 1))); do for p in $(seq 0 $((k - 1))); do
+    printf 'cuda:%d.%d,' "$g" "$p"; done; done)
+  parts=${parts%,}
+  HETERO_GPU_SPLIT=$k run_lit split$k
+  {
+    for ex in "jacobi 4096 100" "himeno L 20" "cg 1024 100" "nbody 32768 5"; do
+      set -- $ex
+      echo "== $ex"
+      echo "-- stock cuda plugin"
+      LIBOMPTARGET_PLUGIN=cuda "$here/bin/$1" "${@:2}" 2>"$res/$1.cuda.err"
+      grep -E "time|s$|/s" "$res/$1.cuda.err"
+      echo "-- hetero, each GPU as $k members, with the CPU cores"
+      HETERO_GPU_SPLIT=$k LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 \
+        "$here/bin/$1" "${@:2}" 2>"$res/$1.split.err"
+      grep -v "^hetero-stats" "$res/$1.split.err"
+      grep "^hetero-stats" "$res/$1.split.err" | cut -c1-400
+    done
+    echo "== jacobi halo check: 16384 x 16384 over $parts"
+    halo_check "$parts" HETERO_GPU_SPLIT=$k
+  } >"$res/examples-split$k.txt" 2>&1
+  cat "$res/examples-split$k.txt"
 fi
 if [ "$what" = bench ]; then
   # The benchmark harness: stock cuda plugin against hetero, same invocation.

@@ -76,10 +76,13 @@ void BackEnds::loadOnMembers(ImageGroup &G) {
     G.SimLoaded[S] = Host->load_binary(1 + S, G.HostImage, &G.SimBinaries[S]) ==
                      OFFLOAD_SUCCESS;
   Times.mark("x86_64 image");
-  G.CudaBinaries.assign(NumCudaDevices, __tgt_device_binary{0});
-  G.CudaLoaded.assign(NumCudaDevices, false);
-  G.CudaImageOf.assign(NumCudaDevices, nullptr);
-  for (int D = 0; D < NumCudaDevices; ++D) {
+  G.CudaBinaries.assign(numGpuSlots(), __tgt_device_binary{0});
+  G.CudaLoaded.assign(numGpuSlots(), false);
+  G.CudaImageOf.assign(numGpuSlots(), nullptr);
+  // Each slot loads its own copy (a module of its own: its globals and loop
+  // windows are its own, as on separate GPUs).
+  for (int S = 0; S < numGpuSlots(); ++S) {
+    int D = deviceOf(S);
     if (!CudaUsable[D])
       continue;
     bool Compatible = false;
@@ -87,16 +90,18 @@ void BackEnds::loadOnMembers(ImageGroup &G) {
       if (!Cuda->is_device_compatible(D, Img))
         continue;
       Compatible = true;
-      if (Cuda->load_binary(D, Img, &G.CudaBinaries[D]) == OFFLOAD_SUCCESS) {
-        G.CudaLoaded[D] = true;
-        G.CudaImageOf[D] = Img;
+      if (Cuda->load_binary(D, Img, &G.CudaBinaries[S]) == OFFLOAD_SUCCESS) {
+        G.CudaLoaded[S] = true;
+        G.CudaImageOf[S] = Img;
         break;
       }
     }
-    if (!G.CudaLoaded[D])
-      error("GPU %d cannot run this binary (%s); its kernels run elsewhere", D,
-            Compatible ? "image failed to load"
-                       : "no NVPTX image for its architecture");
+    if (!G.CudaLoaded[S])
+      error(
+          "GPU %d%s cannot run this binary (%s); its kernels run elsewhere", D,
+          GpuSplit > 1 ? (" part " + std::to_string(S % GpuSplit)).c_str() : "",
+          Compatible ? "image failed to load"
+                     : "no NVPTX image for its architecture");
   }
   Times.mark("NVPTX images");
   Times.report("load");
@@ -114,12 +119,12 @@ HeteroKernel *BackEnds::kernel(ImageGroup &G, const char *Name) {
         Host->get_function(G.SimBinaries[S], Name, &K->SimKernels[S]) !=
             OFFLOAD_SUCCESS)
       K->SimKernels[S] = nullptr;
-  K->CudaKernels.assign(NumCudaDevices, nullptr);
-  for (int D = 0; D < NumCudaDevices; ++D)
-    if (G.CudaLoaded[D] &&
-        Cuda->get_function(G.CudaBinaries[D], Name, &K->CudaKernels[D]) !=
+  K->CudaKernels.assign(numGpuSlots(), nullptr);
+  for (int S = 0; S < numGpuSlots(); ++S)
+    if (G.CudaLoaded[S] &&
+        Cuda->get_function(G.CudaBinaries[S], Name, &K->CudaKernels[S]) !=
             OFFLOAD_SUCCESS)
-      K->CudaKernels[D] = nullptr;
+      K->CudaKernels[S] = nullptr;
   bool Any = false;
   for (const Member &M : Members) {
     void *On = M.Kind == MemberKind::Gpu         ? K->CudaKernels[M.Index]
@@ -245,7 +250,7 @@ void BackEnds::loadIndirectFunctions(ImageGroup &G, IndirectFunctions &Out) {
       else if (M.Kind == MemberKind::Gpu && G.CudaLoaded[M.Index] &&
                (Cuda->get_global(G.CudaBinaries[M.Index], sizeof(void *),
                                  E->name, &Slot) != OFFLOAD_SUCCESS ||
-                Cuda->data_retrieve(M.Index, &PerMember[I], Slot,
+                Cuda->data_retrieve(M.Device, &PerMember[I], Slot,
                                     sizeof(uintptr_t)) != OFFLOAD_SUCCESS))
         PerMember[I] = 0;
     }

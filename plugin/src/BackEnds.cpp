@@ -34,6 +34,7 @@ llvm::Error BackEnds::start(StarPUPool &Workers,
   if (Host->number_of_devices() < 1 || Host->init_device(0) != OFFLOAD_SUCCESS)
     return failure("the host back end did not start");
   Times.mark("host back end");
+  GpuSplit = static_cast<int>(Config.GpuSplit);
   startCuda();
   Times.mark("CUDA driver");
   int NumSim = static_cast<int>(Config.Simulate);
@@ -107,9 +108,12 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
   // cores). Tasks go to named workers, so more workers would only spin
   // (StarPU's drivers poll) against that team: on an H200 node the CPU
   // pool's chunks ran 12x slower with one worker per core.
+  // Parts of a split GPU past the first run on CPU workers of their own (a
+  // StarPU built with blocking drivers has one CUDA worker per GPU); they
+  // make the GPU's context current before each chunk.
   StarPUPool::Config C;
   C.NumGpus = NumCudaDevices;
-  C.NumCpus = NumSim + 1;
+  C.NumCpus = NumSim + 1 + NumCudaDevices * (GpuSplit - 1);
   C.KeepUserCpus = Config.StarPUCpusSet;
   C.KeepUserCuda = Config.StarPUCudaSet;
   std::string Err;
@@ -124,6 +128,7 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
   std::map<int, int> CudaWorker; // device -> worker
   for (const StarPUPool::Worker &W : Workers.workers())
     (W.IsCuda ? CudaWorker[W.DeviceId] : CpuWorkers.emplace_back()) = W.Id;
+  size_t NextCpu = 0;
   for (int D = 0; D < NumCudaDevices; ++D) {
     auto It = CudaWorker.find(D);
     if (!CudaUsable[D] || (HavePool && It == CudaWorker.end())) {
@@ -133,15 +138,28 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
               D);
       continue;
     }
-    Member M;
-    M.Kind = MemberKind::Gpu;
-    M.Index = D;
-    M.Share = 32;
-    M.WorkerId = HavePool ? It->second : -1;
-    M.Node = Layer.addNode(std::make_unique<CudaNodeOps>(*Cuda, D));
-    Members.push_back(M);
+    uint64_t PartBytes = 0;
+    if (GpuSplit > 1) {
+      if (auto Err = Cuda->getDevice(D).getDeviceMemorySize(PartBytes))
+        llvm::consumeError(std::move(Err));
+      PartBytes /= static_cast<uint64_t>(GpuSplit);
+    }
+    for (int P = 0; P < GpuSplit; ++P) {
+      Member M;
+      M.Kind = MemberKind::Gpu;
+      M.Index = D * GpuSplit + P;
+      M.Device = D;
+      M.Part = GpuSplit > 1 ? P : -1;
+      M.Share = 32.0 / GpuSplit;
+      M.WorkerId = !HavePool                     ? -1
+                   : P == 0                      ? It->second
+                   : NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu++]
+                                                 : -1;
+      M.Node = Layer.addNode(
+          std::make_unique<CudaNodeOps>(*Cuda, D, M.Part, PartBytes));
+      Members.push_back(M);
+    }
   }
-  size_t NextCpu = 0;
   for (int S = 0; S < NumSim; ++S) {
     Member M;
     M.Kind = MemberKind::Simulated;
@@ -158,8 +176,11 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
     Members.push_back(Cpu);
   }
   int Cores = availableCores();
+  int GpuMembers = static_cast<int>(
+      std::count_if(Members.begin(), Members.end(),
+                    [](const Member &M) { return M.Kind == MemberKind::Gpu; }));
   CpuThreads = Config.CpuThreads ? static_cast<int>(Config.CpuThreads)
-                                 : std::max(1, Cores - NumCudaDevices);
+                                 : std::max(1, Cores - GpuMembers);
   std::string List;
   for (const Member &M : Members)
     List += (List.empty() ? "" : ", ") + M.name();
@@ -188,15 +209,17 @@ void BackEnds::reportBus(const StarPUPool &Workers) const {
              A.name().c_str(), B.name().c_str(), MBs / 1000);
     Line += Buf;
   };
+  // Per physical GPU (the first part of a split one: the others run on CPU
+  // workers, whose memory StarPU takes for the host's).
   for (const Member &G : Members) {
-    if (G.Kind != MemberKind::Gpu)
+    if (G.Kind != MemberKind::Gpu || G.Part > 0)
       continue;
     if (Cpu.Kind == MemberKind::CpuPool) {
       Add(Cpu, G);
       Add(G, Cpu);
     }
     for (const Member &H : Members)
-      if (H.Kind == MemberKind::Gpu && H.Index != G.Index)
+      if (H.Kind == MemberKind::Gpu && H.Part <= 0 && H.Device != G.Device)
         Add(G, H);
   }
   if (!Line.empty())
@@ -230,7 +253,7 @@ bool BackEnds::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C) {
     return true;
   const Member &Mb = Members[M];
   if (Mb.Kind == MemberKind::Gpu) {
-    if (Cuda->data_submit(Mb.Index, W.Addr, &V, sizeof(V)) != OFFLOAD_SUCCESS)
+    if (Cuda->data_submit(Mb.Device, W.Addr, &V, sizeof(V)) != OFFLOAD_SUCCESS)
       return false;
   } else {
     memcpy(W.Addr, &V, sizeof(V)); // the image's global, in this process
@@ -253,9 +276,17 @@ bool BackEnds::run(const void *Launch, const ChunkRun &C) {
   std::vector<ptrdiff_t> Offsets(Args.size(), 0);
   void **ArgPtrs = reinterpret_cast<void **>(Args.data());
   const Member &M = Members[C.Member];
-  if (M.Kind == MemberKind::Gpu)
-    return Cuda->launch_kernel(M.Index, K.CudaKernels[M.Index], ArgPtrs,
+  if (M.Kind == MemberKind::Gpu) {
+    // A part of a split GPU may run on a thread that has never used the
+    // device: the cuda plugin's stream pool grows in the current context.
+    if (M.Part > 0)
+      if (auto Err = Cuda->getDevice(M.Device).setContext()) {
+        error("GPU %d: %s", M.Device, llvm::toString(std::move(Err)).c_str());
+        return false;
+      }
+    return Cuda->launch_kernel(M.Device, K.CudaKernels[M.Index], ArgPtrs,
                                Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
+  }
   // The kernel's thread_limit clause (libomptarget passes it, or a
   // num_threads clause, in ThreadLimit[0]); else the CPU pool's own size.
   int Clause = static_cast<int>(std::min<uint32_t>(KA.ThreadLimit[0], INT_MAX));

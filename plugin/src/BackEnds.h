@@ -5,7 +5,8 @@
 // per GPU) and the host plugin (device 0 for the CPU pool, devices 1..n for
 // the simulated accelerators, each with its own copy of the x86_64 image).
 // This class starts them and StarPU's workers, makes their devices the pool's
-// members (with memory nodes in the data layer), loads every binary on every
+// members (with memory nodes in the data layer; HETERO_GPU_SPLIT makes each
+// GPU several members, its "slots"), loads every binary on every
 // member, finds kernels, loop windows, descriptors, globals and indirect
 // functions there (BackEndImages.cpp), and runs one chunk of a launch on one
 // member (the engine's Backend). CudaNodeOps is its adapter of a GPU's memory.
@@ -41,7 +42,7 @@ struct HeteroKernel {
   std::unique_ptr<KernelDescriptor> Desc;
   void *HostKernel = nullptr;
   std::vector<void *> SimKernels;  // per simulated accelerator
-  std::vector<void *> CudaKernels; // per CUDA device, null when absent
+  std::vector<void *> CudaKernels; // per GPU slot, null when absent
   /// Per member: its image's loop window (null: none) and what was last
   /// written there.
   struct Window {
@@ -107,10 +108,16 @@ private:
   DataLayer &Layer;
   std::unique_ptr<GenericPluginTy> Cuda, Host;
   int NumCudaDevices = 0;
+  // Members per GPU (HETERO_GPU_SPLIT): GPU slot S is part S % GpuSplit of
+  // device S / GpuSplit, with its own copy of each NVPTX image.
+  int GpuSplit = 1;
+  int numGpuSlots() const { return NumCudaDevices * GpuSplit; }
+  int deviceOf(int Slot) const { return Slot / GpuSplit; }
   int NumSimulated = 0;
   std::vector<bool> CudaUsable;
   // OpenMP threads of the CPU pool's kernels without a thread_limit clause
-  // (HETERO_CPU_THREADS; default: a core per GPU left to its StarPU worker).
+  // (HETERO_CPU_THREADS; default: a core per GPU member left to its StarPU
+  // worker).
   int CpuThreads = 0;
   Pool Members;
   ImageTable Images;

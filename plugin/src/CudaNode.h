@@ -4,6 +4,11 @@
 
 #include "hetero/MemoryNode.h"
 
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+
 namespace llvm::omp::target::plugin {
 struct GenericPluginTy;
 }
@@ -11,13 +16,18 @@ struct GenericPluginTy;
 namespace hetero {
 
 /// The memory of CUDA device Device, reached through the upstream cuda
-/// plugin (allocation, host copies, and peer copies between GPUs).
+/// plugin (allocation, host copies, and peer copies between GPUs). A part of
+/// a split GPU (HETERO_GPU_SPLIT; Part >= 0) is a node of its own holding at
+/// most Capacity bytes (0: what the GPU has), so that several parts of one
+/// GPU account for their memory as several GPUs would; their copies to each
+/// other are device-to-device copies.
 class CudaNodeOps : public NodeOps {
 public:
-  CudaNodeOps(llvm::omp::target::plugin::GenericPluginTy &Cuda, int Device)
-      : Cuda(Cuda), Device(Device) {}
+  CudaNodeOps(llvm::omp::target::plugin::GenericPluginTy &Cuda, int Device,
+              int Part = -1, uint64_t Capacity = 0)
+      : Cuda(Cuda), Device(Device), Part(Part), Capacity(Capacity) {}
   NodeKind kind() const override { return NodeKind::Gpu; }
-  std::string name() const override { return "cuda:" + std::to_string(Device); }
+  std::string name() const override;
   int device() const { return Device; }
   void *allocate(size_t Size) override;
   void release(void *Ptr) override;
@@ -29,6 +39,11 @@ public:
 private:
   llvm::omp::target::plugin::GenericPluginTy &Cuda;
   int Device;
+  int Part;
+  uint64_t Capacity;
+  std::mutex SizesMutex; // allocation sizes, kept when Capacity is set
+  std::map<void *, size_t> Sizes;
+  uint64_t Used = 0;
 };
 
 } // namespace hetero

@@ -25,9 +25,11 @@ struct ImageGroup {
   bool Loaded = false;
   __tgt_device_binary HostBinary{0};
   bool HostLoaded = false;
-  std::vector<__tgt_device_binary> CudaBinaries; // per CUDA device
-  std::vector<bool> CudaLoaded;                  // per CUDA device
-  std::vector<__tgt_device_image *> CudaImageOf; // per CUDA device: loaded
+  // Per GPU slot (a GPU, or a part of one under HETERO_GPU_SPLIT: each part
+  // loads its own copy, with its own globals and loop windows).
+  std::vector<__tgt_device_binary> CudaBinaries;
+  std::vector<bool> CudaLoaded;
+  std::vector<__tgt_device_image *> CudaImageOf; // the image loaded
   // Per simulated accelerator: its own copy of the x86_64 image (its own
   // globals), loaded on host back-end device 1 + index.
   std::vector<__tgt_device_binary> SimBinaries;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 
 namespace hetero {
@@ -319,6 +320,16 @@ bool LaunchRun::runAndRecover(
         Failed.insert(Chunks[Pending[I]].Member);
     if (Failed.empty())
       return true;
+    // A faulted kernel leaves its CUDA context unusable: every part of that
+    // GPU (HETERO_GPU_SPLIT) leaves with the part it ran on.
+    std::map<size_t, size_t> With; // part -> the failed part of its GPU
+    for (size_t M : Failed)
+      for (size_t O = 0; O < E.Members.size(); ++O)
+        if (!Failed.count(O) && !E.Members[O].Failed &&
+            member(M).sameGpu(member(O)))
+          With.emplace(O, M);
+    for (const auto &[O, M] : With)
+      Failed.insert(O);
     std::vector<size_t> Again;
     for (size_t C = 0; C < Chunks.size(); ++C)
       if (Failed.count(Chunks[C].Member))
@@ -326,8 +337,12 @@ bool LaunchRun::runAndRecover(
     for (size_t M : Failed) {
       E.Members[M].Failed = true;
       E.updateHome();
-      error("kernel %s failed on %s; %s leaves the pool", K.Name.c_str(),
-            name(M).c_str(), name(M).c_str());
+      if (auto It = With.find(M); It != With.end())
+        error("%s leaves the pool with %s (parts of one GPU)", name(M).c_str(),
+              name(It->second).c_str());
+      else
+        error("kernel %s failed on %s; %s leaves the pool", K.Name.c_str(),
+              name(M).c_str(), name(M).c_str());
       if (Status S = evacuate(M, Again); !S) {
         error("%s", S.message().c_str());
         return false;

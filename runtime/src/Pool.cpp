@@ -8,7 +8,8 @@ std::string Member::name() const {
   case MemberKind::CpuPool:
     return "cpu";
   case MemberKind::Gpu:
-    return "cuda:" + std::to_string(Index);
+    return "cuda:" + std::to_string(Device < 0 ? Index : Device) +
+           (Part < 0 ? "" : "." + std::to_string(Part));
   case MemberKind::Simulated:
     return "sim:" + std::to_string(Index);
   }

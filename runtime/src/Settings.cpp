@@ -27,7 +27,7 @@ const char *const KnownSettings[] = {
     "HETERO_DISABLE_CUDA", "HETERO_SIMULATE",    "HETERO_SIMULATE_MEMORY",
     "HETERO_MEMBER",       "HETERO_MEMBERS",     "HETERO_CHUNKS",
     "HETERO_MIN_CHUNK",    "HETERO_CPU_THREADS", "HETERO_HOST_COPY",
-    "HETERO_SHARES",       "HETERO_SHARES_FILE"};
+    "HETERO_SHARES",       "HETERO_SHARES_FILE", "HETERO_GPU_SPLIT"};
 
 /// Names of hetero's other tools (compiler driver, scripts): never typos.
 const char *const OtherHeteroNames[] = {
@@ -111,21 +111,28 @@ bool parseFlag(std::string_view Text, bool &Out) {
 bool isMemberName(std::string_view Text) {
   if (Text == "cpu")
     return true;
-  for (std::string_view Prefix : {"cuda:", "sim:"})
-    if (Text.substr(0, Prefix.size()) == Prefix) {
-      uint64_t N;
-      return parseInteger(Text.substr(Prefix.size()), 0, 1023, N) &&
-             (Text.size() == Prefix.size() + 1 || Text[Prefix.size()] != '0');
-    }
-  return false;
+  auto Ordinal = [](std::string_view T) {
+    uint64_t N;
+    return parseInteger(T, 0, 1023, N) && (T.size() == 1 || T[0] != '0');
+  };
+  if (Text.substr(0, 4) == "sim:")
+    return Ordinal(Text.substr(4));
+  if (Text.substr(0, 5) != "cuda:")
+    return false;
+  // cuda:<n>, or cuda:<n>.<part> for a part of a split GPU
+  std::string_view Rest = Text.substr(5);
+  size_t Dot = Rest.find('.');
+  if (Dot == std::string_view::npos)
+    return Ordinal(Rest);
+  return Ordinal(Rest.substr(0, Dot)) && Ordinal(Rest.substr(Dot + 1));
 }
 
 bool parseMemberShares(std::string_view Text, std::vector<MemberShare> &Out,
                        std::string &Err) {
   Out.clear();
   const std::string Accepted =
-      "expected <member>[=<weight>],... with members cpu, cuda:<n>, sim:<n> "
-      "and weights from 0 to 1e6";
+      "expected <member>[=<weight>],... with members cpu, cuda:<n>[.<p>], "
+      "sim:<n> and weights from 0 to 1e6";
   if (Text.empty()) {
     Err = Accepted;
     return false;
@@ -214,6 +221,7 @@ Settings readSettings(const GetEnvFn &GetEnv,
   Flag("HETERO_BACKTRACE", S.Backtrace);
   Flag("HETERO_DISABLE_CUDA", S.DisableCuda);
   Integer("HETERO_SIMULATE", 0, Settings::MaxSimulate, S.Simulate);
+  Integer("HETERO_GPU_SPLIT", 1, Settings::MaxGpuSplit, S.GpuSplit);
   if (std::string_view V = Value("HETERO_SIMULATE_MEMORY"); !V.empty())
     if (!parseByteCount(V, S.SimulateMemory))
       Reject("HETERO_SIMULATE_MEMORY", V,
@@ -223,7 +231,8 @@ Settings readSettings(const GetEnvFn &GetEnv,
     if (isMemberName(V))
       S.Member = std::string(V);
     else
-      Reject("HETERO_MEMBER", V, "expected a member: cpu, cuda:<n> or sim:<n>");
+      Reject("HETERO_MEMBER", V,
+             "expected a member: cpu, cuda:<n>[.<p>] or sim:<n>");
   }
   if (std::string_view V = Value("HETERO_MEMBERS"); !V.empty()) {
     std::string Err;

@@ -25,7 +25,7 @@
 // CHECK: if(target: 0) runs on the host: ok
 // CHECK: num_teams/thread_limit respected: ok
 // CHECK: done failures=0
-// INFO: hetero: launch {{.*}} {{(on (cpu|cuda:[0-9]+) \(whole kernel:|split: )}}
+// INFO: hetero: launch {{.*}} {{(on (cpu|cuda:[0-9.]+) \(whole kernel:|split: )}}
 // SIM: hetero: launch {{.*}} on sim:0 (whole kernel: pinned by HETERO_MEMBER)
 #include <omp.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 // CHECK: linked array in a data region: ok
 // CHECK: linked array after enter data: ok
 // CHECK: done failures=0
-// INFO: hetero: launch {{.*}} {{(on (cpu|cuda:[0-9]+) \(whole kernel:|split: )}}
+// INFO: hetero: launch {{.*}} {{(on (cpu|cuda:[0-9.]+) \(whole kernel:|split: )}}
 // SIM: hetero: launch {{.*}} on sim:0 (whole kernel: pinned by HETERO_MEMBER)
 #include <stdio.h>
 

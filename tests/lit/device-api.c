@@ -31,13 +31,13 @@
 // DEV: kernel sees num_devices query: ok
 // DEV: result: sum=4950 ok
 // DEV: done failures=0
-// POOL: hetero: pool: {{(cuda:[0-9]+, )*}}cpu (
-// POOL: hetero: launch {{.*}} on {{(cpu|cuda:[0-9]+)}} (whole kernel:
-// POOL2: hetero: pool: {{(cuda:[0-9]+, )*}}sim:0, sim:1, cpu (
-// POOL2: hetero: launch {{.*}} on {{(sim:0|cuda:[0-9]+)}} (whole kernel:
-// BADPIN: hetero: error: HETERO_MEMBER=nosuch:3: expected a member: cpu, cuda:<n> or sim:<n>
+// POOL: hetero: pool: {{(cuda:[0-9.]+, )*}}cpu (
+// POOL: hetero: launch {{.*}} on {{(cpu|cuda:[0-9.]+)}} (whole kernel:
+// POOL2: hetero: pool: {{(cuda:[0-9.]+, )*}}sim:0, sim:1, cpu (
+// POOL2: hetero: launch {{.*}} on {{(sim:0|cuda:[0-9.]+)}} (whole kernel:
+// BADPIN: hetero: error: HETERO_MEMBER=nosuch:3: expected a member: cpu, cuda:<n>[.<p>] or sim:<n>
 // BADPIN-NOT: hetero: launch
-// PINCPU: hetero: pool: {{(cuda:[0-9]+, )*}}sim:0, cpu (
+// PINCPU: hetero: pool: {{(cuda:[0-9.]+, )*}}sim:0, cpu (
 // PINCPU: hetero: launch {{.*}} on cpu (whole kernel: pinned by HETERO_MEMBER)
 #include <omp.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 // RUN: %clang-hetero %S/../../examples/himeno.c -o %t.himeno -lm
 // RUN: %clang-hetero %S/../../examples/cg.c -o %t.cg -lm
 // RUN: %clang-hetero %S/../../examples/nbody.c -o %t.nbody -lm
-// RUN: %if gpu %{ echo "HETERO_MEMBER=cuda:0" >%t.whole-env %} %else %{ echo "HETERO_MEMBER=cpu" >%t.whole-env %}
+// RUN: %if gpu %{ echo "HETERO_MEMBER=%gpu0" >%t.whole-env %} %else %{ echo "HETERO_MEMBER=cpu" >%t.whole-env %}
 // RUN: for ex in "jacobi 300 20" "himeno S 4" "cg 48 25" "nbody 3000 2"; do \
 // RUN:   set -- $ex; p=%t.$1; shift; \
 // RUN:   env LIBOMPTARGET_PLUGIN=hetero $(cat %t.whole-env) $p "$@" >$p.whole || exit 1; \

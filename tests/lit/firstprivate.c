@@ -16,7 +16,7 @@
 // CHECK: default(firstprivate): x=11 y=6.5 ok
 // CHECK: parallel loop firstprivate: sum=8486 ok
 // CHECK: done failures=0
-// INFO: hetero: launch {{.*}} {{(on (cpu|cuda:[0-9]+) \(whole kernel:|split: )}}
+// INFO: hetero: launch {{.*}} {{(on (cpu|cuda:[0-9.]+) \(whole kernel:|split: )}}
 // SIM: hetero: launch {{.*}} on sim:0 (whole kernel: pinned by HETERO_MEMBER)
 #include <stdint.h>
 #include <stdio.h>

@@ -24,13 +24,13 @@
 // RUN: %FileCheck %s --check-prefix=STOP < %t.stop
 // CHECK: after the fault: ok
 // CHECK: split after the fault: ok
-// ERR: hetero: error: kernel {{.*}} failed on cuda:0; cuda:0 leaves the pool
+// ERR: hetero: error: kernel {{.*}} failed on [[GPU0]]; [[GPU0]] leaves the pool
 // ERR-NOT: failed on cuda:
-// ERR: hetero-stats kernel={{.*}}members=cuda:0:0:{{.*}}bytes_d2h={{[0-9]+}}
-// ERR-NOT: cuda:0:
+// ERR: hetero-stats kernel={{.*}}members=[[GPU0]]:0:{{.*}}bytes_d2h={{[0-9]+}}
+// ERR-NOT: [[GPU0]]:
 // ERR: hetero-stats total
-// STOP: hetero: error: kernel {{.*}} failed on cuda:0; cuda:0 leaves the pool
-// STOP: hetero: error: kernel {{.*}} failed on cuda:0 and its data lived only there
+// STOP: hetero: error: kernel {{.*}} failed on [[GPU0]]; [[GPU0]] leaves the pool
+// STOP: hetero: error: kernel {{.*}} failed on [[GPU0]] and its data lived only there
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

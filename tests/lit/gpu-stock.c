@@ -15,7 +15,7 @@
 // RUN: env HETERO_SIMULATE=2 HETERO_INFO=1 %run-hetero %t 2>%t.sim.err | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=INFO --implicit-check-not=error: < %t.sim.err
 // INFO: hetero: pool: cuda:0{{.*}}, cpu (
-// INFO: hetero: launch {{.*}} on cuda:0 (whole kernel: first GPU of the pool)
+// INFO: hetero: launch {{.*}} on [[GPU0]] (whole kernel: first GPU of the pool)
 // CHECK: data region: sum=1499500 ok
 // CHECK: update: ok
 // CHECK: reduction: 499500 999 0 ok

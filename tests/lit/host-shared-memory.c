@@ -19,7 +19,7 @@
 // CHECK: shared memory, round 2: ok
 // CHECK: with mapped data: sum=184508416 ok
 // CHECK: done failures=0
-// INFO: hetero: launch {{.*}} {{(on (cpu|cuda:[0-9]+) \(whole kernel:|split: )}}
+// INFO: hetero: launch {{.*}} {{(on (cpu|cuda:[0-9.]+) \(whole kernel:|split: )}}
 // SIM: hetero: launch {{.*}} on sim:0 (whole kernel: pinned by HETERO_MEMBER)
 #include <omp.h>
 #include <stddef.h>

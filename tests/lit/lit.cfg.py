@@ -16,7 +16,8 @@ config.test_source_root = os.path.dirname(__file__)
 
 
 for var in ["HOME", "PATH", "TMPDIR", "CUDA_VISIBLE_DEVICES", "HETERO_INFO",
-            "STARPU_HOME", "LD_LIBRARY_PATH", "HETERO_LIT_PREBUILT"]:
+            "STARPU_HOME", "LD_LIBRARY_PATH", "HETERO_LIT_PREBUILT",
+            "HETERO_GPU_SPLIT"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -81,5 +82,14 @@ config.substitutions.append(
     ("%same-answers", "python3 " + os.path.join(config.hetero_source_dir, "tools", "same_answers.py")))
 config.substitutions.append(
     ("%desc-summary", os.path.join(config.test_source_root, "Inputs", "desc-summary.sh")))
-config.substitutions.append(("%FileCheck", os.path.join(config.hetero_llvm_bin_dir, "FileCheck")))
+# The suite also runs with each GPU split in parts (HETERO_GPU_SPLIT=k, the
+# multi-GPU paths on one GPU): the first GPU member is then cuda:0.0. Tests
+# name it %gpu0 on RUN lines and [[GPU0]] in FileCheck patterns.
+gpu_split = os.environ.get("HETERO_GPU_SPLIT", "1")
+gpu0 = "cuda:0.0" if gpu_split not in ("", "1") else "cuda:0"
+if gpu0 != "cuda:0":
+    lit_config.note("each GPU is %s members (HETERO_GPU_SPLIT)" % gpu_split)
+config.substitutions.append(("%gpu0", gpu0))
+config.substitutions.append(("%FileCheck", "%s -DGPU0=%s" % (
+    os.path.join(config.hetero_llvm_bin_dir, "FileCheck"), gpu0)))
 config.substitutions.append(("%not", os.path.join(config.hetero_llvm_bin_dir, "not")))

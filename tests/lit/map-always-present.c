@@ -26,7 +26,7 @@
 // CHECK: present on enter data'd pointer section: ok
 // CHECK: update to/from present: ok
 // CHECK: done failures=0
-// INFO: hetero: launch {{.*}} {{(on (cpu|cuda:[0-9]+) \(whole kernel:|split: )}}
+// INFO: hetero: launch {{.*}} {{(on (cpu|cuda:[0-9.]+) \(whole kernel:|split: )}}
 // SIM: hetero: launch {{.*}} on sim:0 (whole kernel: pinned by HETERO_MEMBER)
 // MISSING: about to map unmapped data
 // MISSING-NOT: unmapped data was mapped

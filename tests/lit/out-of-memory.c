@@ -11,7 +11,7 @@
 // OOM: hetero: launch {{.*}} on sim:0 (whole kernel: pinned by HETERO_MEMBER)
 // OOM-NOT: error
 // OOM: hetero: warning: kernel {{.*}} does not fit on sim:0 (sim:0 cannot hold 8388608 more bytes); trying the next member
-// OOM-NEXT: hetero: launch {{.*}} on {{(cpu|cuda:[0-9]+)}} (whole kernel: fallback)
+// OOM-NEXT: hetero: launch {{.*}} on {{(cpu|cuda:[0-9.]+)}} (whole kernel: fallback)
 // OOM: hetero: launch {{.*}} on sim:0 (whole kernel: pinned by HETERO_MEMBER)
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
 // CHECK: pointer array b[100:50] sum=12500 ok
 // CHECK: final a sum=9000 ok
 // CHECK: done failures=0
-// INFO: hetero: launch {{.*}} {{(on (cpu|cuda:[0-9]+) \(whole kernel:|split: )}}
+// INFO: hetero: launch {{.*}} {{(on (cpu|cuda:[0-9.]+) \(whole kernel:|split: )}}
 // SIM: hetero: launch {{.*}} on sim:{{[01]}} (whole kernel: pinned by HETERO_MEMBER)
 #include <stdio.h>
 #include <stdlib.h>

@@ -418,6 +418,56 @@ TEST(EngineRecovery, FailedGpuChunksGoToTheOtherKindFirst) {
   EXPECT_FALSE(E.pool()[1].Failed);
 }
 
+// Two parts of one GPU (HETERO_GPU_SPLIT): a kernel fault leaves the CUDA
+// context unusable, so the part that did not fault leaves with the one that
+// did, and the chunk runs again on the CPU side.
+TEST(EngineRecovery, PartsOfAFaultedGpuLeaveTogether) {
+  Settings Config;
+  Config.HostCopy = true;
+  DataLayer L;
+  NodeId G0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
+  NodeId G1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
+  Pool P = makePool(G0, G1);
+  for (int I : {0, 1}) {
+    P[I].Kind = MemberKind::Gpu;
+    P[I].Index = I;
+    P[I].Device = 0;
+    P[I].Part = I;
+  }
+  EXPECT_EQ(P[1].name(), "cuda:0.1");
+  TestBackend Back;
+  std::vector<size_t> Ran;
+  Back.Kernel = [&](size_t M, uint64_t, uint64_t,
+                    const std::vector<uintptr_t> &) {
+    Ran.push_back(M);
+    return M == 2;
+  };
+  Engine E(Config, L, P, Back, runConcurrently);
+  KernelDescriptor D;
+  std::string Err;
+  ASSERT_TRUE(
+      KernelDescriptor::parse("hetero-kernel 1\nsplit no calls 'f'\n", D, Err));
+  KernelTraits K;
+  K.Name = "k";
+  K.Desc = &D;
+  K.Loaded.assign(3, true);
+  K.Windowed.assign(3, false);
+  void *A = L.allocate(64);
+  char Zeros[64] = {};
+  ASSERT_TRUE(L.write(A, Zeros, sizeof(Zeros)).ok());
+  LaunchRequest R;
+  R.Kernel = &K;
+  R.Args = {reinterpret_cast<uintptr_t>(A)};
+  R.Offsets = {0};
+  ASSERT_TRUE(E.launch(R));
+  EXPECT_EQ(Ran, (std::vector<size_t>{0, 2}));
+  EXPECT_TRUE(E.pool()[0].Failed);
+  EXPECT_TRUE(E.pool()[1].Failed);
+  Ran.clear();
+  ASSERT_TRUE(E.launch(R)); // later launches run on the CPU side only
+  EXPECT_EQ(Ran, (std::vector<size_t>{2}));
+}
+
 TEST(EngineNoRoom, MemberWithoutRoomIsLeftOut) {
   Settings Config;
   Config.FixedShares = true; // measured shares probe the accelerators first

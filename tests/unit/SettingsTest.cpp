@@ -68,10 +68,12 @@ TEST(Settings, FlagsAndMembers) {
   EXPECT_FALSE(F);
   for (const char *Bad : {"", "2", "yes", "true", "01"})
     EXPECT_FALSE(parseFlag(Bad, F)) << Bad;
-  for (const char *Good : {"cpu", "cuda:0", "cuda:12", "sim:3"})
+  for (const char *Good :
+       {"cpu", "cuda:0", "cuda:12", "sim:3", "cuda:0.1", "cuda:3.0"})
     EXPECT_TRUE(isMemberName(Good)) << Good;
   for (const char *Bad : {"", "gpu", "cuda", "cuda:", "cuda:01", "cuda:-1",
-                          "sim:x", "cpu:0", "CPU", "cuda:0 "})
+                          "sim:x", "cpu:0", "CPU", "cuda:0 ", "cuda:0.",
+                          "cuda:.1", "cuda:0.01", "cuda:0.1.2", "sim:0.1"})
     EXPECT_FALSE(isMemberName(Bad)) << Bad;
 }
 
@@ -133,10 +135,12 @@ TEST(Settings, ValuesRead) {
                     {"HETERO_MIN_CHUNK", "1"},
                     {"HETERO_CPU_THREADS", "4"},
                     {"HETERO_HOST_COPY", "1"},
-                    {"HETERO_SHARES", "fixed"}},
+                    {"HETERO_SHARES", "fixed"},
+                    {"HETERO_GPU_SPLIT", "2"}},
                    S)
                   .empty());
   EXPECT_EQ(S.Info, 2);
+  EXPECT_EQ(S.GpuSplit, 2u);
   EXPECT_TRUE(S.Stats);
   EXPECT_FALSE(S.DisableCuda);
   EXPECT_EQ(S.Simulate, 3u);
@@ -181,6 +185,10 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAccepted) {
        "HETERO_SIMULATE_MEMORY=junk: expected a byte count of at least 1"},
       {"HETERO_CPU_THREADS", "0",
        "HETERO_CPU_THREADS=0: expected an integer from 1 to"},
+      {"HETERO_GPU_SPLIT", "0",
+       "HETERO_GPU_SPLIT=0: expected an integer from 1 to 8"},
+      {"HETERO_GPU_SPLIT", "9",
+       "HETERO_GPU_SPLIT=9: expected an integer from 1 to 8"},
       {"HETERO_CPU_THREADS", "-1",
        "HETERO_CPU_THREADS=-1: expected an integer from 1 to"},
       {"HETERO_CPU_THREADS", "abc",

@@ -841,6 +841,9 @@ class Program:
         self.mw = None
         self.uses_f2i = False
         self.uses_mix = False
+        self.helper_types = {}    # suffix -> C element type of hld_/hst_ helpers
+        self.uses_rng = False
+        self._last_flat = None
         self.aos_members = None
         self.writing = False     # drawing a write subscript
 
@@ -1082,6 +1085,11 @@ class Program:
         self._last_sub = sub
         # C text
         name = view.name if view else arr.cexpr
+        self._last_flat = None
+        if arr.kind == "flat":
+            self._last_flat = (name, sub.c, arr.etype)
+            if role == "r" and self.chance(0.1):
+                return self.helper_read(K, name, sub.c, arr.etype)
         if arr.kind == "2d":
             return "%s[%s][%s]" % (name, sub.c, col.c)
         if arr.kind == "aos":
@@ -1094,6 +1102,28 @@ class Program:
             K.tags.add("swapped-subscript")
             return "%s[%s]" % (sub.c, name)
         return "%s[%s]" % (name, sub.c)
+
+    def helper_suffix(self, t):
+        sfx = re.sub(r"\W+", "_", t.cname)
+        self.helper_types[sfx] = t.cname
+        return sfx
+
+    def helper_read(self, K, name, sub_c, t):
+        """An element read through a helper function that takes the mapped
+        pointer (and the subscript as a long long parameter, or the
+        element's address)."""
+        sfx = self.helper_suffix(t)
+        K.tags.add("call-read")
+        return self.pick(["hld_%s(%s, %s)" % (sfx, name, sub_c),
+                          "hldp_%s(&%s[%s])" % (sfx, name, sub_c),
+                          "hldp_%s(%s + %s)" % (sfx, name, sub_c),
+                          "hld_%s(%s + 0, %s)" % (sfx, name, sub_c)])
+
+    def helper_write(self, K, name, sub_c, t, val):
+        sfx = self.helper_suffix(t)
+        K.tags.add("call-write")
+        return self.pick(["hst_%s(%s, %s, %s);" % (sfx, name, sub_c, val),
+                          "hstp_%s(&%s[%s], %s);" % (sfx, name, sub_c, val)])
 
     def row_bytes(self, arr):
         """Bytes per leading index of arr."""
@@ -1541,6 +1571,13 @@ class Program:
             self.uses_mix = True
             e = "mix(%s, %s)" % (e, atoms[0])
             K.tags.add("pure-call")
+        elif r < 0.4 and K.levels:
+            # a generator state in a private local, advanced through its
+            # address (XSBench's LCG_random_double pattern)
+            self.uses_rng = True
+            K.seed = "sd%d" % K.kid
+            e = "(%s + hrng(&%s))" % (e, K.seed)
+            K.tags.add("call-private-pointer")
         return "(%s)(%s)" % (dst_t.cname, e)
 
     FP_FORMS = [
@@ -1624,7 +1661,11 @@ class Program:
                 val = self.value(K, scope, t, row, lhs if op == "=" else None)
             K.tags.add("in-place")
             return [line("%s %s %s;" % (lhs, op, val))]
-        return [line("%s = %s;" % (lhs, self.value(K, scope, t, row)))]
+        flat = self._last_flat
+        val = self.value(K, scope, t, row)
+        if flat is not None and lhs.startswith(flat[0]) and self.chance(0.12):
+            return [line(self.helper_write(K, flat[0], flat[1], t, val))]
+        return [line("%s = %s;" % (lhs, val))]
 
     def gen_inner_loop(self, K, scope):
         """A serial loop in the body: rectangular, sliding window, triangular
@@ -1660,6 +1701,12 @@ class Program:
                 raise Reject("triangle over negative counter")
             init = self.const(0, 0.8)
             bound = c
+            if self.chance(0.35):
+                # j < min(i, w): bounded, not affine
+                w = self.rng.randrange(c.lo, c.hi + 1)
+                bound = imin(c, self.const(w, 0.5)) if self.chance(0.6) else \
+                    imax(c, self.const(w, 0.5))
+                K.tags.add("inner-minmax-bound")
             cnd = self.pick(["lt", "le"])
             s = 1
             K.tags.add("inner-triangular")
@@ -1911,6 +1958,16 @@ class Program:
         if r < 0.8:
             k = self.rng.randrange(0, 9)
             return add(self.const(b - k, 0.0), lit(k))
+        k = self.pick([1, 3, 1000])
+        if r < 0.92 and b - k >= 0:
+            # n < m ? n : m (and the max form) with b the one that holds; the
+            # interval of a conditional spans both sides, the loop's bound
+            # is exactly b (both sides non-negative: no conversion changes
+            # them, whatever the common type)
+            self.bound_minmax = True
+            e = imin(self.const(b, 0.3), self.const(b + k, 0.3)) if self.chance(0.5) \
+                else imax(self.const(b - k, 0.3), self.const(b, 0.3))
+            return IE(e.c, e.py, e.ty, b, b, e.tags, e.uses)
         return self.const(b, 0.0)
 
     def gen_level(self, K, l, trip):
@@ -1956,7 +2013,10 @@ class Program:
                 if not ty.holds(min(a, b) - s, max(a, b) + s):
                     continue
                 init = self.const(a, 0.6)
+                self.bound_minmax = False
                 bound = self.bound_expr(b)
+                if self.bound_minmax:
+                    K.tags.add("bound-minmax")
                 if step_arg:
                     # a step of the counter's signedness: with an unsigned
                     # step on a signed counter clang 19 passes the runtime a
@@ -2080,6 +2140,9 @@ class Program:
             K.body.append(self.red_update(K, scope, rv))
         if not K.written and not K.reductions:
             raise Reject("kernel has no effect")
+        if getattr(K, "seed", None):
+            K.body.insert(0, line("uint64_t %s = (uint64_t)(%s) * 2654435761UL + 1UL;"
+                                  % (K.seed, K.levels[-1].name)))
         self.clauses(K, depth)
 
     def clauses(self, K, depth):
@@ -2127,6 +2190,67 @@ class Program:
         K.clauses = cl
         K.tags.add("dir-" + d.replace("target ", "").replace(" ", "-"))
         K.split_counter_decl = self.chance(0.08)
+        K.pragmas = self.separate_directives(K) if self.chance(0.25) else None
+
+    # How a combined construct may be written as nested directives, each
+    # level taking the clauses that belong to it (OpenMP 5.2, 17.4).
+    SEPARATIONS = {
+        "target teams distribute parallel for": [
+            ["target teams", "distribute parallel for"],
+            ["target", "teams distribute parallel for"],
+            ["target", "teams", "distribute parallel for"]],
+        "target teams distribute parallel for simd": [
+            ["target teams", "distribute parallel for simd"],
+            ["target", "teams distribute parallel for simd"]],
+        "target parallel for": [["target", "parallel for"],
+                                ["target parallel", "for"]],
+        "target parallel for simd": [["target parallel", "for simd"]],
+        "target teams loop": [["target teams", "loop"], ["target", "teams loop"]],
+        "target teams distribute": [["target teams", "distribute"]],
+        "target teams distribute simd": [["target teams", "distribute simd"]],
+        "target simd": [["target", "simd"]],
+        "target parallel loop": [["target parallel", "loop"]],
+    }
+
+    def separate_directives(self, K):
+        """The kernel's pragma lines with its construct written as nested
+        directives (the region's body is still just the loop nest)."""
+        levels = self.pick(self.SEPARATIONS[K.directive])
+        if K.reductions and levels[-1] == "loop" and "teams" in levels[-2]:
+            return None  # no reduction clause on a loop bound to teams
+        words = [set(l.split()) for l in levels]
+        last = len(levels) - 1
+        per = [[] for _ in levels]
+        red_names = []
+        for c in K.clauses:
+            head = c.split("(")[0].strip()
+            if head == "nowait":
+                per[0].append(c)
+            elif head in ("num_teams", "thread_limit"):
+                per[next(i for i, w in enumerate(words) if "teams" in w)].append(c)
+            elif head == "num_threads":
+                per[next(i for i, w in enumerate(words) if "parallel" in w)].append(c)
+            elif head == "reduction":
+                red_names += [n.strip() for n in c.split(":", 1)[1].rstrip(")").split(",")]
+                # the loop level reduces (plain distribute takes no
+                # reduction), and a teams level above it (else the teams
+                # race on one variable); a parallel level above a `for`
+                # does not: the variable must stay shared there
+                for i, w in enumerate(words):
+                    if (i == last and levels[i] != "distribute") or \
+                            (i < last and "teams" in w):
+                        per[i].append(c)
+            else:  # collapse, schedule, dist_schedule, simdlen
+                per[last].append(c)
+        if red_names and not any(c.startswith("reduction") for c in per[0]):
+            # a reduction variable is firstprivate on a `target` level
+            # that does not reduce it
+            per[0].append("map(tofrom: %s)" % ", ".join(red_names))
+        K.tags.add("separate-directives")
+        K.tags.add("sep-" + "+".join(l.replace("target ", "").replace(" ", "-")
+                                     for l in levels))
+        return ["#pragma omp %s%s" % (l, "".join(" " + c for c in per[i]))
+                for i, l in enumerate(levels)]
 
     def array(self, name):
         for a in self.arrays:
@@ -2426,7 +2550,10 @@ class Program:
             pad += "  "
             K.tags.add("counter-declared-outside")
         K.line = len(out) + 1
-        out.append(pad + "#pragma omp %s%s" % (K.directive, "".join(" " + c for c in K.clauses)))
+        if getattr(K, "pragmas", None):
+            out += [pad + p for p in K.pragmas]
+        else:
+            out.append(pad + "#pragma omp %s%s" % (K.directive, "".join(" " + c for c in K.clauses)))
         for l in K.levels:
             out.append(pad + l.header(decl=not K.split_counter_decl))
         body = []
@@ -2482,6 +2609,21 @@ class Program:
         w("  unsigned long long v = 0; memcpy(&v, p, n); return v;")
         w("}")
         w("#define F2I(x) ((x) > -1e15 && (x) < 1e15 ? (long long)(x) : 3LL)")
+        if self.helper_types or self.uses_rng:
+            w("#pragma omp declare target")
+            for sfx, ct in sorted(self.helper_types.items()):
+                w("static %s hld_%s(const %s *p, long long k) { return p[k]; }"
+                  % (ct, sfx, ct))
+                w("static %s hldp_%s(const %s *p) { return *p; }" % (ct, sfx, ct))
+                w("static void hst_%s(%s *p, long long k, %s v) { p[k] = v; }"
+                  % (sfx, ct, ct))
+                w("static void hstp_%s(%s *p, %s v) { *p = v; }" % (sfx, ct, ct))
+            if self.uses_rng:
+                w("static uint64_t hrng(uint64_t *s) {")
+                w("  *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;")
+                w("  return *s >> 33;")
+                w("}")
+            w("#pragma omp end declare target")
         if self.uses_mix:
             w("#pragma omp declare target")
             w("static inline uint64_t mix(uint64_t a, uint64_t b) {")

@@ -547,8 +547,10 @@ def summarize(results, cfg, elapsed):
             ("construct", lambda t: t.startswith(("dir-", "collapse", "schedule",
                                                   "dist-", "nowait", "relaunch",
                                                   "zero-trip", "producer",
-                                                  "fallback"))),
-            ("loops", lambda t: t.startswith(("counter", "loop-", "inner", "step-"))),
+                                                  "fallback", "separate", "sep-"))),
+            ("loops", lambda t: t.startswith(("counter", "loop-", "inner", "step-",
+                                              "bound-"))),
+            ("calls", lambda t: t.startswith("call-")),
             ("subscripts", lambda t: t.startswith(("read-", "write-")) or t in (
                 "cast", "cast-noop", "signchange", "div", "mod", "shl", "shr",
                 "and", "or", "xor", "not", "cond", "minmax", "negcoef", "gather",

@@ -21,17 +21,29 @@ enum class MemberKind { CpuPool, Gpu, Simulated };
 
 struct Member {
   MemberKind Kind = MemberKind::CpuPool;
-  int Index = 0; // GPU ordinal or simulated index
+  int Index = 0; // GPU slot (see Device, Part) or simulated index
+  /// A GPU member's CUDA ordinal, and which part of that GPU it is when
+  /// HETERO_GPU_SPLIT presents each GPU as several members (-1: the whole
+  /// GPU). Parts have their own memory node, image copy (globals, loop
+  /// windows) and worker; only the hardware is shared.
+  int Device = -1;
+  int Part = -1;
   NodeId Node = HostNode;
   int WorkerId = -1; // StarPU worker; -1: the launching thread
   /// Its share of split launches when HETERO_MEMBERS gives none: a static
   /// estimate (memory bandwidth of a GPU over the node's cores).
   double Share = 1;
   bool Failed = false; // left the pool
-  /// "cuda:<n>", "sim:<n>", "cpu": how settings and messages name it.
+  /// "cuda:<n>" ("cuda:<n>.<part>" for a part of a split GPU), "sim:<n>",
+  /// "cpu": how settings and messages name it.
   std::string name() const;
   /// GPU members run the NVPTX image; the others the x86_64 one.
   bool cpuSide() const { return Kind != MemberKind::Gpu; }
+  /// Both are parts of one physical GPU (a fault there is a fault of both).
+  bool sameGpu(const Member &O) const {
+    return Kind == MemberKind::Gpu && O.Kind == MemberKind::Gpu &&
+           Device >= 0 && Device == O.Device;
+  }
 };
 
 /// The members, GPUs first, then simulated accelerators, then the CPU pool.

@@ -23,7 +23,8 @@
 // | HETERO_DISABLE_CUDA    | 0 or 1                                  | 0       |
 // | HETERO_SIMULATE        | 0 .. 64 (and what the host back end has)| 0       |
 // | HETERO_SIMULATE_MEMORY | bytes >= 1, suffix K, M, G or T (2^10..)| none    |
-// | HETERO_MEMBER          | a pool member: cpu, cuda:<n>, sim:<n>   | none    |
+// | HETERO_GPU_SPLIT       | 1 .. 8 members per physical GPU         | 1       |
+// | HETERO_MEMBER          | a pool member: cpu, cuda:<n>[.<p>], sim:<n>| none |
 // | HETERO_MEMBERS         | <member>[=<weight>],... weights 0..1e6  | all     |
 // | HETERO_CHUNKS          | 1 .. 256                                | 1       |
 // | HETERO_MIN_CHUNK       | 1 .. 2^40 iterations                    | 16      |
@@ -41,7 +42,11 @@
 // at the first kernel; a kernel that faults on a GPU can then always run
 // again elsewhere). HETERO_SHARES=fixed keeps every split's shares at the
 // members' weights, so reductions repeat bit for bit from run to run.
-// (HETERO_CPU_THREADS' default: the cores less one per GPU.)
+// (HETERO_CPU_THREADS' default: the cores less one per GPU member.)
+// HETERO_GPU_SPLIT=k presents each GPU as k members cuda:<n>.0 ..
+// cuda:<n>.<k-1>, each with its own memory node (a k-th of the GPU's
+// memory), image copy, loop windows and worker, copying between each other
+// device to device: on one GPU, the paths several GPUs take.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_SETTINGS_H
@@ -63,6 +68,7 @@ struct MemberShare {
 
 struct Settings {
   static constexpr unsigned MaxSimulate = 64;
+  static constexpr unsigned MaxGpuSplit = 8;
   static constexpr unsigned MaxChunks = 256;
   static constexpr uint64_t MaxMinChunk = uint64_t(1) << 40;
   static constexpr double MaxWeight = 1e6;
@@ -73,6 +79,7 @@ struct Settings {
   bool DisableCuda = false;
   unsigned Simulate = 0;
   uint64_t SimulateMemory = 0; // 0: unlimited (unset)
+  unsigned GpuSplit = 1;       // members per physical GPU
   std::string Member;          // empty: unset
   std::vector<MemberShare> Members;
   bool MembersListed = false;

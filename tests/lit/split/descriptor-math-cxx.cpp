@@ -10,7 +10,7 @@
 // RUN: %if compiler %{ %desc-summary %t.desc >%t.uniq %}
 // RUN: %if compiler %{ %FileCheck %s --check-prefix=DESC --implicit-check-not=hetero-desc < %t.uniq %}
 // RUN: env LIBOMPTARGET_PLUGIN=hetero HETERO_CHUNKS=3 %t >%t.split
-// RUN: %if gpu %{ env LIBOMPTARGET_PLUGIN=hetero HETERO_MEMBER=cuda:0 %t >%t.whole %} %else %{ env LIBOMPTARGET_PLUGIN=hetero HETERO_MEMBER=cpu %t >%t.whole %}
+// RUN: %if gpu %{ env LIBOMPTARGET_PLUGIN=hetero HETERO_MEMBER=%gpu0 %t >%t.whole %} %else %{ env LIBOMPTARGET_PLUGIN=hetero HETERO_MEMBER=cpu %t >%t.whole %}
 // RUN: diff %t.split %t.whole
 // RUN: env LIBOMPTARGET_PLUGIN=hetero HETERO_SIMULATE=3 %t | diff - %t.whole
 // RUN: %FileCheck %s < %t.split

@@ -19,7 +19,7 @@
 // RUN: %FileCheck %s < %t.split
 // RUN: %FileCheck %s --check-prefix=STATS < %t.cpu
 // RUN: %if gpu %{ %FileCheck %s --check-prefix=STATS-GPU < %t.cpu %}
-// RUN: %if gpu %{ env LIBOMPTARGET_PLUGIN=hetero HETERO_MEMBER=cuda:0 %t >%t.whole %} %else %{ env LIBOMPTARGET_PLUGIN=hetero HETERO_MEMBER=cpu %t >%t.whole %}
+// RUN: %if gpu %{ env LIBOMPTARGET_PLUGIN=hetero HETERO_MEMBER=%gpu0 %t >%t.whole %} %else %{ env LIBOMPTARGET_PLUGIN=hetero HETERO_MEMBER=cpu %t >%t.whole %}
 // RUN: diff %t.split %t.whole
 // RUN: env LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 HETERO_SIMULATE=3 %t >%t.simout 2>%t.sim
 // RUN: diff %t.simout %t.whole
@@ -53,7 +53,7 @@ int main(void) {
 
 // DESC-DAG: hetero-desc main:[[#@LINE+3]]: hetero-kernel 1 split yes
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+2]] launches=1 split=yes {{.*}}members={{.*}}cpu:
-// STATS-GPU-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes {{.*}}members={{.*}}cuda:0:{{.*}}cpu:
+// STATS-GPU-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes {{.*}}members={{.*}}cuda:0{{(\.[0-9])?}}:{{.*}}cpu:
 #pragma omp target teams distribute parallel for map(to : a[0 : n], b[0 : n],  \
                                                          c[0 : n], af[0 : n])  \
     map(from : y[0 : n], yf[0 : n])

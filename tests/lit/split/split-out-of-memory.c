@@ -21,7 +21,7 @@ int main(void) {
   double *ra = malloc(n * sizeof(double));
   for (int i = 0; i < n; ++i)
     a[i] = ra[i] = (double)(i % 1000) / 3.0;
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes split_launches=1 members={{(cuda:[0-9]+:[0-9]+:[^,]+,)*}}cpu:{{[0-9]+}}:{{[^,]*}} bytes
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes split_launches=1 members={{(cuda:[0-9.]+:[0-9]+:[^,]+,)*}}cpu:{{[0-9]+}}:{{[^,]*}} bytes
 #pragma omp target teams distribute parallel for map(to : a[0 : n])            \
     map(from : b[0 : n])
   for (int i = 0; i < n; ++i)
@@ -30,7 +30,7 @@ int main(void) {
     ra[i] = ra[i] * 2.0 + 1.0;
   check_bytes("big", b, ra, n * sizeof(double));
 
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes split_launches=1 members={{(cuda:[0-9]+:[0-9]+:[^,]+,)*}}sim:0:{{[0-9]+}}:{{[^,]+}},sim:1:{{[0-9]+}}:{{[^,]+}},cpu:
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes split_launches=1 members={{(cuda:[0-9.]+:[0-9]+:[^,]+,)*}}sim:0:{{[0-9]+}}:{{[^,]+}},sim:1:{{[0-9]+}}:{{[^,]+}},cpu:
 #pragma omp target teams distribute parallel for map(tofrom : a[0 : m])
   for (int i = 0; i < m; ++i)
     a[i] = a[i] - 0.5;
