@@ -164,6 +164,20 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
                 std::to_string(O.Launches) + " launches]";
       }
       E.Now = Phase::Settled;
+      // Mixed shares were chosen by this kernel alone: its neighbours' own
+      // choices may make its CPU part cost copies every launch. They are
+      // timed again against the accelerators' launch of that run (in its
+      // Why), as in the run that chose them.
+      bool Mixed = E.Why.rfind("persisted-settled-mixed", 0) == 0;
+      size_t At = O.Why.find("accel=");
+      double AccelMs = 0;
+      if (Mixed && At != std::string::npos &&
+          std::sscanf(O.Why.c_str() + At, "accel=%lfms", &AccelMs) == 1 &&
+          AccelMs > 0) {
+        E.AccelWall = AccelMs / 1e3;
+        E.Accel = accelerators(E, Static);
+        E.Now = Phase::Verify;
+      }
       // A follower follows its leader's choice of this run.
       static const std::string Follow = "settled-follow[";
       if (O.Why.rfind(Follow, 0) == 0 && O.Why.back() == ']') {
@@ -175,17 +189,30 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
   }
   E.Static = Static;
   E.TripCount = TripCount;
-  if (E.Now != Phase::Settled && E.Now != Phase::Follow) {
+  if (E.Now != Phase::Settled && E.Now != Phase::Follow && !E.OwnShares) {
     E.Leader = leaderFor(Key, E);
-    if (!E.Leader.empty())
+    if (!E.Leader.empty()) {
       E.Now = Phase::Follow;
+      E.LeaderIdle = 0;
+      E.LeaderSeen = Entries[E.Leader].Launches;
+    }
   }
   if (E.Now == Phase::Follow) {
     auto L = Entries.find(E.Leader);
+    if (L != Entries.end() && L->second.Now != Phase::Settled) {
+      E.LeaderIdle = L->second.Launches == E.LeaderSeen ? E.LeaderIdle + 1 : 0;
+      E.LeaderSeen = L->second.Launches;
+    }
     if (L != Entries.end() && L->second.Now == Phase::Settled) {
       E.Settled = L->second.Settled;
       E.Why = "settled-follow[" + E.Leader + "]";
       E.Now = Phase::Settled;
+    } else if (L != Entries.end() && E.LeaderIdle > FollowPatience) {
+      // The leader stopped launching before it settled: measure our own.
+      E.Leader.clear();
+      E.OwnShares = true;
+      E.Now = Phase::Probe;
+      E.ProbeLaunch = 0;
     } else {
       // The leader's shares of its latest launch (its static ones before
       // its first); a persisted follower launched before its leader keeps

@@ -336,6 +336,34 @@ TEST(ShareModel, LightKernelFollowsTheHeavyOne) {
               1e-9);
 }
 
+// A kernel launched twice (an initialisation) never gets past its probe: a
+// light kernel of the same size that follows it leaves it once it has not
+// launched for FollowPatience of the follower's launches, and measures its
+// own shares (BabelStream's kernels followed init_arrays' probe shares, the
+// CPU pool on 3% of every launch).
+TEST(ShareModel, FollowerLeavesALeaderThatStoppedLaunching) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::vector<double> Speed = {90, 90, 30};
+  std::string Note;
+  for (int I = 0; I < 2; ++I) {
+    std::vector<Share> H = M.shares("init", P, Static, Note, 6500);
+    M.record("init", ran(H, Speed), 9);
+  }
+  // Its first launch is its own (its wall time is not known yet), the next
+  // FollowPatience follow, then it measures its own for good.
+  std::vector<bool> Followed, Expected(12, false);
+  for (int I = 1; I <= ShareModel::FollowPatience; ++I)
+    Expected[I] = true;
+  for (int I = 0; I < 12; ++I) {
+    std::vector<Share> L = M.shares("copy", P, Static, Note, 6500);
+    Followed.push_back(Note.rfind("follow[init]:", 0) == 0);
+    M.record("copy", ran(L, Speed), 1);
+  }
+  EXPECT_EQ(Followed, Expected);
+  EXPECT_EQ(Note.find("follow"), std::string::npos) << Note;
+}
+
 // Kernels of another problem size, or about as heavy, decide on their own.
 TEST(ShareModel, OnlyAMuchHeavierKernelOfTheSameSizeLeads) {
   ShareModel M(true);
@@ -504,4 +532,17 @@ TEST(ShareModel, UnverifiedMixedSharesPersist) {
   std::vector<Share> S = M.shares("k", P, Static, Note);
   EXPECT_EQ(Note.rfind("persisted-settled-mixed[", 0), 0u) << Note;
   EXPECT_EQ(S.size(), 3u);
+  // Persisted mixed shares are timed again (the first launch moves the
+  // data): slower than that run's accelerators-only launch (8 s), the
+  // kernel settles on the accelerators, and that is what is kept.
+  M.record("k", ran(S, {90, 90, 30}), 9);
+  M.record("k", ran(M.shares("k", P, Static, Note), {90, 90, 30}), 8.5);
+  S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("settled-accel[verified:", 0), 0u) << Note;
+  EXPECT_EQ(S.size(), 2u);
+  ASSERT_TRUE(M.save(Path, P));
+  ShareModel Later(true);
+  Later.load(Path, P);
+  Later.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("persisted-settled-accel[verified:", 0), 0u) << Note;
 }

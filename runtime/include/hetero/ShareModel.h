@@ -47,7 +47,10 @@
 // cover the iterations (and so the rows) that the leader's chunks cover on
 // the same members: the data each member wrote is where the next kernel
 // reads it, and the leader's timed launches are not charged for copies that
-// the follower's own choice would cause between them.
+// the follower's own choice would cause between them. A leader that stops
+// launching before it settles (an initialisation launched once or twice)
+// is left after FollowPatience of the follower's launches: the follower
+// then measures its own shares, and follows no other.
 //
 // Members of one kind are taken as equal (the GPUs of a node are one model):
 // their measured speeds are averaged, and speeds within 10% of what the
@@ -65,8 +68,11 @@
 // still to be verified when the run ends are kept too. Where mixed
 // shares were timed, the line also keeps them with the run's launches, the
 // gain per launch and the cost of the move: a later run takes them when
-// that many launches repay the move. A line of the file that cannot be read
-// is ignored; the file keeps the newest MaxLines.
+// that many launches repay the move. Persisted mixed shares are verified
+// again in the later run (against the accelerators' timed launch of the run
+// that chose them, kept in their Why): the other kernels' choices may make
+// their CPU part cost copies every launch. A line of the file that cannot be
+// read is ignored; the file keeps the newest MaxLines.
 //
 // The engine calls the model under its launch lock: one launch at a time.
 //
@@ -108,6 +114,10 @@ public:
   static constexpr size_t MaxLines = 4096;
   /// A kernel follows another whose launches take this many times longer.
   static constexpr double FollowRatio = 2.0;
+  /// ... and stops following, to measure its own, when the leader has not
+  /// launched during this many of its launches (an initialisation kernel
+  /// launched once or twice never gets past its probe).
+  static constexpr int FollowPatience = 4;
   /// Mixed shares measured again at most this many times.
   static constexpr int MaxRefinements = 2;
 
@@ -140,12 +150,15 @@ private:
     int Refinements = 0; // of the mixed shares
     double MixedWall = 0, AccelWall = 0;
     uint64_t TripCount = 0;
-    uint64_t Launches = 0; // recorded in this run
-    double MoveWall = 0;   // the costliest launch that moved to Mixed
-    double Gain = 0;       // per launch, mixed over the accelerators
-    double MoveCost = 0;   // once, of moving to the mixed boundaries
-    double LastWall = 0;   // of the last launch: 0 unknown
-    std::string Leader;    // key of the kernel followed (Phase::Follow)
+    uint64_t Launches = 0;   // recorded in this run
+    double MoveWall = 0;     // the costliest launch that moved to Mixed
+    double Gain = 0;         // per launch, mixed over the accelerators
+    double MoveCost = 0;     // once, of moving to the mixed boundaries
+    double LastWall = 0;     // of the last launch: 0 unknown
+    std::string Leader;      // key of the kernel followed (Phase::Follow)
+    uint64_t LeaderSeen = 0; // the leader's Launches at the last look
+    int LeaderIdle = 0;      // own launches since the leader last launched
+    bool OwnShares = false;  // left a stalled leader: follows no other
     std::vector<Share> Static, Handed, Mixed, Accel, Settled;
     std::string Why; // of the settled shares
   };
