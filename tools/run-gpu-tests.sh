@@ -91,24 +91,33 @@ print("halo check:", "PASS" if ok else "FAIL")
 PY
 }
 
+# run_examples TAG WHAT [ENV...]: each example under the stock cuda plugin
+# and under hetero with ENV (stderr kept in <example>.cuda.err, .TAG.err).
+run_examples() {
+  local tag=$1 label=$2
+  shift 2
+  local envs=("$@")
+  for ex in "jacobi 4096 100" "himeno L 20" "cg 1024 100" "nbody 32768 5"; do
+    set -- $ex
+    echo "== $ex"
+    echo "-- stock cuda plugin"
+    LIBOMPTARGET_PLUGIN=cuda "$here/bin/$1" "${@:2}" 2>"$res/$1.cuda.err"
+    grep -E "time|s$|/s" "$res/$1.cuda.err"
+    echo "-- hetero ($label)"
+    env "${envs[@]}" LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 \
+      "$here/bin/$1" "${@:2}" 2>"$res/$1.$tag.err"
+    grep -v "^hetero-stats" "$res/$1.$tag.err"
+    grep "^hetero-stats" "$res/$1.$tag.err" | cut -c1-400
+  done
+}
+
 if [ "$what" = lit ] || [ "$what" = all ]; then
   run_lit plain
 fi
 
 if [ "$what" = examples ] || [ "$what" = all ]; then
   {
-    for ex in "jacobi 4096 100" "himeno L 20" "cg 1024 100" "nbody 32768 5"; do
-      set -- $ex
-      echo "== $ex"
-      echo "-- stock cuda plugin"
-      LIBOMPTARGET_PLUGIN=cuda "$here/bin/$1" "${@:2}" 2>"$res/$1.cuda.err"
-      grep -E "time|s$|/s" "$res/$1.cuda.err"
-      echo "-- hetero (all GPUs + CPU cores)"
-      LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 "$here/bin/$1" "${@:2}" \
-        2>"$res/$1.hetero.err"
-      grep -v "^hetero-stats" "$res/$1.hetero.err"
-      grep "^hetero-stats" "$res/$1.hetero.err" | cut -c1-400
-    done
+    run_examples hetero "all GPUs + CPU cores"
     echo "== jacobi halo check: 16384 x 16384, GPUs only"
     ngpu=$(grep -c "^GPU " "$res/gpus.txt")
     if [ "$ngpu" -lt 2 ]; then
@@ -128,18 +137,8 @@ if [ "$what" = split ]; then
   parts=${parts%,}
   HETERO_GPU_SPLIT=$k run_lit split$k
   {
-    for ex in "jacobi 4096 100" "himeno L 20" "cg 1024 100" "nbody 32768 5"; do
-      set -- $ex
-      echo "== $ex"
-      echo "-- stock cuda plugin"
-      LIBOMPTARGET_PLUGIN=cuda "$here/bin/$1" "${@:2}" 2>"$res/$1.cuda.err"
-      grep -E "time|s$|/s" "$res/$1.cuda.err"
-      echo "-- hetero, each GPU as $k members, with the CPU cores"
-      HETERO_GPU_SPLIT=$k LIBOMPTARGET_PLUGIN=hetero HETERO_STATS=1 \
-        "$here/bin/$1" "${@:2}" 2>"$res/$1.split.err"
-      grep -v "^hetero-stats" "$res/$1.split.err"
-      grep "^hetero-stats" "$res/$1.split.err" | cut -c1-400
-    done
+    run_examples split "each GPU as $k members, with the CPU cores" \
+      HETERO_GPU_SPLIT=$k
     echo "== jacobi halo check: 16384 x 16384 over $parts"
     halo_check "$parts" HETERO_GPU_SPLIT=$k
   } >"$res/examples-split$k.txt" 2>&1

@@ -194,7 +194,7 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
     if (!E.Leader.empty()) {
       E.Now = Phase::Follow;
       E.LeaderIdle = 0;
-      E.LeaderSeen = Entries[E.Leader].Launches;
+      E.LeaderSeen = Entries.at(E.Leader).Launches; // leaderFor: a key
     }
   }
   if (E.Now == Phase::Follow) {

@@ -377,95 +377,83 @@ TEST_F(EngineFixture, WholeLaunchesRecoverOnceLikeSplitOnes) {
   EXPECT_TRUE(E.pool()[1].Failed);
 }
 
+// Two "GPUs" with private memories and the CPU pool, over which a kernel
+// that the GPUs' image faults on runs whole; the data it touches is valid on
+// the host (HETERO_HOST_COPY), so it can run again elsewhere. Set up P, then
+// start() the engine.
+struct GpuFaultRig {
+  Settings Config = [] {
+    Settings S;
+    S.HostCopy = true;
+    return S;
+  }();
+  DataLayer L;
+  Pool P = makePool(L.addNode(std::make_unique<SimulatedNodeOps>(0)),
+                    L.addNode(std::make_unique<SimulatedNodeOps>(1)));
+  TestBackend Back;
+  std::vector<size_t> Ran; // members, in the order chunks ran on them
+  KernelDescriptor D;
+  KernelTraits K;
+  LaunchRequest R;
+  std::unique_ptr<Engine> E;
+
+  GpuFaultRig() {
+    P[0].Kind = P[1].Kind = MemberKind::Gpu;
+    Back.Kernel = [this](size_t M, uint64_t, uint64_t,
+                         const std::vector<uintptr_t> &) {
+      Ran.push_back(M);
+      return M == 2; // the GPUs' image faults
+    };
+    std::string Err;
+    EXPECT_TRUE(KernelDescriptor::parse("hetero-kernel 1\nsplit no calls 'f'\n",
+                                        D, Err));
+    K.Name = "k";
+    K.Desc = &D;
+    K.Loaded.assign(3, true);
+    K.Windowed.assign(3, false);
+  }
+  void start() {
+    E = std::make_unique<Engine>(Config, L, P, Back, runConcurrently);
+    void *A = L.allocate(64);
+    char Zeros[64] = {};
+    ASSERT_TRUE(L.write(A, Zeros, sizeof(Zeros)).ok()); // valid on the host
+    R.Kernel = &K;
+    R.Args = {reinterpret_cast<uintptr_t>(A)};
+    R.Offsets = {0};
+  }
+};
+
 // A kernel that fails on one GPU runs again on a member with another image
 // (a CPU-side one) before the next GPU: a fault of the kernel's NVPTX code
 // would take that GPU out too.
 TEST(EngineRecovery, FailedGpuChunksGoToTheOtherKindFirst) {
-  Settings Config;
-  Config.HostCopy = true; // the data has a host copy to run again from
-  DataLayer L;
-  NodeId G0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
-  NodeId G1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
-  Pool P = makePool(G0, G1);
-  P[0].Kind = P[1].Kind = MemberKind::Gpu; // two "GPUs" with private memories
-  TestBackend Back;
-  std::vector<size_t> Ran;
-  Back.Kernel = [&](size_t M, uint64_t, uint64_t,
-                    const std::vector<uintptr_t> &) {
-    Ran.push_back(M);
-    return M == 2; // the GPUs' image faults
-  };
-  Engine E(Config, L, P, Back, runConcurrently);
-  KernelDescriptor D;
-  std::string Err;
-  ASSERT_TRUE(
-      KernelDescriptor::parse("hetero-kernel 1\nsplit no calls 'f'\n", D, Err));
-  KernelTraits K;
-  K.Name = "k";
-  K.Desc = &D;
-  K.Loaded.assign(3, true);
-  K.Windowed.assign(3, false);
-  void *A = L.allocate(64);
-  char Zeros[64] = {};
-  ASSERT_TRUE(L.write(A, Zeros, sizeof(Zeros)).ok()); // valid on the host
-  LaunchRequest R;
-  R.Kernel = &K;
-  R.Args = {reinterpret_cast<uintptr_t>(A)};
-  R.Offsets = {0};
-  ASSERT_TRUE(E.launch(R));
-  EXPECT_EQ(Ran, (std::vector<size_t>{0, 2}));
-  EXPECT_TRUE(E.pool()[0].Failed);
-  EXPECT_FALSE(E.pool()[1].Failed);
+  GpuFaultRig G;
+  G.start();
+  ASSERT_TRUE(G.E->launch(G.R));
+  EXPECT_EQ(G.Ran, (std::vector<size_t>{0, 2}));
+  EXPECT_TRUE(G.E->pool()[0].Failed);
+  EXPECT_FALSE(G.E->pool()[1].Failed);
 }
 
 // Two parts of one GPU (HETERO_GPU_SPLIT): a kernel fault leaves the CUDA
 // context unusable, so the part that did not fault leaves with the one that
 // did, and the chunk runs again on the CPU side.
 TEST(EngineRecovery, PartsOfAFaultedGpuLeaveTogether) {
-  Settings Config;
-  Config.HostCopy = true;
-  DataLayer L;
-  NodeId G0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
-  NodeId G1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
-  Pool P = makePool(G0, G1);
+  GpuFaultRig G;
   for (int I : {0, 1}) {
-    P[I].Kind = MemberKind::Gpu;
-    P[I].Index = I;
-    P[I].Device = 0;
-    P[I].Part = I;
+    G.P[I].Index = I;
+    G.P[I].Device = 0;
+    G.P[I].Part = I;
   }
-  EXPECT_EQ(P[1].name(), "cuda:0.1");
-  TestBackend Back;
-  std::vector<size_t> Ran;
-  Back.Kernel = [&](size_t M, uint64_t, uint64_t,
-                    const std::vector<uintptr_t> &) {
-    Ran.push_back(M);
-    return M == 2;
-  };
-  Engine E(Config, L, P, Back, runConcurrently);
-  KernelDescriptor D;
-  std::string Err;
-  ASSERT_TRUE(
-      KernelDescriptor::parse("hetero-kernel 1\nsplit no calls 'f'\n", D, Err));
-  KernelTraits K;
-  K.Name = "k";
-  K.Desc = &D;
-  K.Loaded.assign(3, true);
-  K.Windowed.assign(3, false);
-  void *A = L.allocate(64);
-  char Zeros[64] = {};
-  ASSERT_TRUE(L.write(A, Zeros, sizeof(Zeros)).ok());
-  LaunchRequest R;
-  R.Kernel = &K;
-  R.Args = {reinterpret_cast<uintptr_t>(A)};
-  R.Offsets = {0};
-  ASSERT_TRUE(E.launch(R));
-  EXPECT_EQ(Ran, (std::vector<size_t>{0, 2}));
-  EXPECT_TRUE(E.pool()[0].Failed);
-  EXPECT_TRUE(E.pool()[1].Failed);
-  Ran.clear();
-  ASSERT_TRUE(E.launch(R)); // later launches run on the CPU side only
-  EXPECT_EQ(Ran, (std::vector<size_t>{2}));
+  EXPECT_EQ(G.P[1].name(), "cuda:0.1");
+  G.start();
+  ASSERT_TRUE(G.E->launch(G.R));
+  EXPECT_EQ(G.Ran, (std::vector<size_t>{0, 2}));
+  EXPECT_TRUE(G.E->pool()[0].Failed);
+  EXPECT_TRUE(G.E->pool()[1].Failed);
+  G.Ran.clear();
+  ASSERT_TRUE(G.E->launch(G.R)); // later launches run on the CPU side only
+  EXPECT_EQ(G.Ran, (std::vector<size_t>{2}));
 }
 
 TEST(EngineNoRoom, MemberWithoutRoomIsLeftOut) {
