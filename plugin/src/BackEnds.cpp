@@ -287,12 +287,12 @@ bool BackEnds::run(const void *Launch, const ChunkRun &C) {
     return Cuda->launch_kernel(M.Device, K.CudaKernels[M.Index], ArgPtrs,
                                Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
   }
-  // The kernel's thread_limit clause (libomptarget passes it, or a
-  // num_threads clause, in ThreadLimit[0]); else the CPU pool's own size.
-  int Clause = static_cast<int>(std::min<uint32_t>(KA.ThreadLimit[0], INT_MAX));
-  ScopedThreadLimit Limit(Clause > 0                      ? Clause
-                          : M.Kind == MemberKind::CpuPool ? CpuThreads
-                                                          : 0);
+  // A kernel with a thread count of its own (a thread_limit or num_threads
+  // clause, or 1 for one without a parallel region: ThreadLimit[0]) sets
+  // it itself in the x86_64 image's code, as under the stock host plugin.
+  // Only the CPU pool's clause-less kernels are capped, at the pool's size.
+  ScopedThreadLimit Limit(
+      KA.ThreadLimit[0] == 0 && M.Kind == MemberKind::CpuPool ? CpuThreads : 0);
   if (M.Kind == MemberKind::Simulated)
     return Host->launch_kernel(1 + M.Index, K.SimKernels[M.Index], ArgPtrs,
                                Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;

@@ -805,12 +805,13 @@ class Scope:
     def inner(self):
         out = []
         for lp in self.loops:
-            if lp.cond in ("lt", "le"):
+            # "ne" counts up or down by its step's sign, its bound excluded
+            if lp.cond in ("lt", "le") or (lp.cond == "ne" and lp.step > 0):
                 lo = lp.init.lo
-                hi = lp.bound.hi - (1 if lp.cond == "lt" else 0)
+                hi = lp.bound.hi - (0 if lp.cond == "le" else 1)
             else:
                 hi = lp.init.hi
-                lo = lp.bound.lo + (1 if lp.cond == "gt" else 0)
+                lo = lp.bound.lo + (0 if lp.cond == "ge" else 1)
             lo, hi = max(lo, lp.ty.lo), min(hi, lp.ty.hi)
             if hi < lo:
                 hi = lo
