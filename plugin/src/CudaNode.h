@@ -21,11 +21,19 @@ namespace hetero {
 /// most Capacity bytes (0: what the GPU has), so that several parts of one
 /// GPU account for their memory as several GPUs would; their copies to each
 /// other are device-to-device copies.
+///
+/// Copies of StagedMin bytes and more from the GPU into host memory that is
+/// mostly untouched go through two pinned staging buffers: the DMA of one piece
+/// overlaps the copy of the other out of its staging buffer, done by several
+/// threads (ParallelCopy.h). The driver's own path for pageable memory runs at
+/// 1 GB/s into fresh host pages (the host node's storage for the CPU side,
+/// which a kernel's first mixed launch fills) on an H100 node.
 class CudaNodeOps : public NodeOps {
 public:
   CudaNodeOps(llvm::omp::target::plugin::GenericPluginTy &Cuda, int Device,
               int Part = -1, uint64_t Capacity = 0)
       : Cuda(Cuda), Device(Device), Part(Part), Capacity(Capacity) {}
+  ~CudaNodeOps() override;
   NodeKind kind() const override { return NodeKind::Gpu; }
   std::string name() const override;
   int device() const { return Device; }
@@ -36,7 +44,15 @@ public:
   bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
                     size_t Size) override;
 
+  static constexpr size_t StagedMin = size_t(8) << 20;
+  static constexpr size_t StagePiece = size_t(16) << 20;
+
 private:
+  /// The staging buffers, allocated on first use; false when there are
+  /// none (the plain path is taken). Under StageMutex.
+  bool haveStaging();
+  bool stagedToHost(char *Dst, const char *Src, size_t Size);
+
   llvm::omp::target::plugin::GenericPluginTy &Cuda;
   int Device;
   int Part;
@@ -44,6 +60,9 @@ private:
   std::mutex SizesMutex; // allocation sizes, kept when Capacity is set
   std::map<void *, size_t> Sizes;
   uint64_t Used = 0;
+  std::mutex StageMutex; // one staged copy at a time on this node
+  char *Stage[2] = {nullptr, nullptr};
+  bool StageUnavailable = false;
 };
 
 } // namespace hetero
