@@ -145,4 +145,15 @@ bool CudaNodeOps::stagedToHost(char *Dst, const char *Src, size_t Size) {
   return Ok;
 }
 
+bool CudaNodeOps::copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                               size_t Size) {
+  if (Src.kind() != NodeKind::Gpu)
+    return false;
+  int SrcDevice = static_cast<CudaNodeOps &>(Src).device();
+  // Synchronous (no async info): the copy is complete on return. Between two
+  // parts of one GPU the cuda plugin copies device to device on that GPU.
+  return Cuda.data_exchange(SrcDevice, const_cast<void *>(SrcPtr), Device, Dst,
+                            static_cast<int64_t>(Size)) == OFFLOAD_SUCCESS;
+}
+
 } // namespace hetero
