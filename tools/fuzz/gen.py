@@ -2298,6 +2298,17 @@ class Program:
     def gen_producer(self, kid):
         """A small kernel writing mw[i] = f(i): later kernels read mw[k] as a
         loop bound or offset (a value valid only where this kernel ran)."""
+        # Its own bound and values never read mw: an iteration would read
+        # what another one writes (a race; seed 62730 read mw[9] while
+        # writing mw[0:16]).
+        saved, self.mw.values = self.mw.values, None
+        try:
+            return self._gen_producer(kid)
+        finally:
+            if self.mw.values is None:
+                self.mw.values = saved
+
+    def _gen_producer(self, kid):
         mw = self.mw
         K = Kernel(self, kid)
         K.directive = self.pick(["target teams distribute parallel for",
