@@ -20,11 +20,8 @@
 #include "llvm/BinaryFormat/ELF.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
-#include <thread>
 #include <unistd.h>
 
 using namespace llvm::omp::target::plugin;
@@ -106,7 +103,7 @@ public:
     return DeviceId == 0 && DeviceInitialized;
   }
   int32_t init_device(int32_t DeviceId) override {
-    if (DeviceId != 0 || !Initialized || !poolReady())
+    if (DeviceId != 0 || !Initialized)
       return OFFLOAD_FAIL;
     DeviceInitialized = true;
     return OFFLOAD_SUCCESS;
@@ -206,11 +203,9 @@ public:
     return OFFLOAD_SUCCESS;
   }
   void print_device_info(int32_t) override;
-  void set_info_flag(uint32_t Level) override {
-    whenStarted([this, Level] { Back.setInfoFlag(Level); });
-  }
+  void set_info_flag(uint32_t Level) override { Back.setInfoFlag(Level); }
   int32_t set_device_identifier(int32_t UserId, int32_t) override {
-    whenStarted([this, UserId] { Back.setDeviceIdentifier(UserId); });
+    Back.setDeviceIdentifier(UserId);
     return OFFLOAD_SUCCESS;
   }
   int32_t use_auto_zero_copy(int32_t) override { return 0; }
@@ -221,27 +216,8 @@ public:
   }
 
 private:
-  // The pool starts on a thread of its own (startPool), overlapped with the
-  // program's host code up to its first target construct: the CUDA driver,
-  // StarPU (its workers, the GPUs' contexts) and the members take a few
-  // hundred milliseconds that the stock plugin spends partly in that
-  // construct. The first entry point that needs the pool waits for it.
-  void startPool();
-  /// Waits for the pool; false, said once, when it has nothing to run
-  /// kernels on. A setting the pool cannot honour stops the program here.
-  bool poolReady();
-  /// Runs Fn now if the pool has started, else once it has.
-  void whenStarted(std::function<void()> Fn);
-
   bool Initialized = false;
   bool DeviceInitialized = false;
-  std::thread Starter;
-  std::mutex StartMutex, JoinMutex;
-  bool StartDone = false;   // under StartMutex
-  bool StartJoined = false; // under JoinMutex
-  std::string StartFailure;
-  std::vector<std::string> StartErrors;
-  std::vector<std::function<void()>> AfterStart;
   Settings Config;
   std::unique_ptr<DataLayer> Layer;
   BackEnds Back;
@@ -265,78 +241,28 @@ llvm::Error HeteroPluginTy::init() {
     installCrashHandler();
   for (const std::string &W : misspeltSettings(environment()))
     warning("%s", W.c_str());
-  Starter = std::thread([this] { startPool(); });
+  if (auto Err = Back.start(Workers, Errors))
+    return Err;
+  if (!Errors.empty())
+    stopOnSettings(Errors);
+  std::vector<std::string> Names;
+  for (const Member &M : Back.members())
+    Names.push_back(M.name());
+  checkSettingsAgainstPool(Config, Names, availableCores(), Errors);
+  if (!Errors.empty())
+    stopOnSettings(Errors);
+  auto Runner =
+      [this](const std::vector<std::pair<int, std::function<bool()>>> &Tasks) {
+        return Workers.runAll(Tasks);
+      };
+  Run = std::make_unique<Engine>(Config, *Layer, Back.members(), Back, Runner);
   Initialized = true;
   return llvm::Error::success();
-}
-
-void HeteroPluginTy::startPool() {
-  std::vector<std::string> Errors;
-  std::string Failure;
-  if (auto Err = Back.start(Workers, Errors)) {
-    Failure = llvm::toString(std::move(Err));
-  } else if (Errors.empty()) {
-    std::vector<std::string> Names;
-    for (const Member &M : Back.members())
-      Names.push_back(M.name());
-    checkSettingsAgainstPool(Config, Names, availableCores(), Errors);
-  }
-  if (Failure.empty() && Errors.empty()) {
-    auto Runner =
-        [this](
-            const std::vector<std::pair<int, std::function<bool()>>> &Tasks) {
-          return Workers.runAll(Tasks);
-        };
-    Run =
-        std::make_unique<Engine>(Config, *Layer, Back.members(), Back, Runner);
-  }
-  std::vector<std::function<void()>> Pending;
-  {
-    std::lock_guard<std::mutex> Lock(StartMutex);
-    StartFailure = std::move(Failure);
-    StartErrors = std::move(Errors);
-    StartDone = true;
-    Pending.swap(AfterStart);
-  }
-  if (StartFailure.empty() && StartErrors.empty())
-    for (auto &Fn : Pending)
-      Fn();
-}
-
-bool HeteroPluginTy::poolReady() {
-  // JoinMutex, not StartMutex: startPool takes that one to finish.
-  std::lock_guard<std::mutex> Lock(JoinMutex);
-  if (!StartJoined) {
-    if (Starter.joinable())
-      Starter.join();
-    StartJoined = true;
-    if (!StartErrors.empty())
-      stopOnSettings(StartErrors);
-    if (!StartFailure.empty())
-      error("%s", StartFailure.c_str());
-  }
-  return StartFailure.empty() && Run;
-}
-
-void HeteroPluginTy::whenStarted(std::function<void()> Fn) {
-  {
-    std::lock_guard<std::mutex> Lock(StartMutex);
-    if (!StartDone) {
-      AfterStart.push_back(std::move(Fn));
-      return;
-    }
-  }
-  if (StartFailure.empty() && StartErrors.empty())
-    Fn();
 }
 
 llvm::Error HeteroPluginTy::deinit() {
   if (!Initialized)
     return llvm::Error::success();
-  if (!poolReady()) {
-    Initialized = DeviceInitialized = false;
-    return llvm::Error::success();
-  }
   PhaseTimes Times;
   Run->printStats(stderr);
   Run->saveShares();
