@@ -287,12 +287,19 @@ bool BackEnds::run(const void *Launch, const ChunkRun &C) {
     return Cuda->launch_kernel(M.Device, K.CudaKernels[M.Index], ArgPtrs,
                                Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
   }
-  // A kernel with a thread count of its own (a thread_limit or num_threads
-  // clause, or 1 for one without a parallel region: ThreadLimit[0]) sets
-  // it itself in the x86_64 image's code, as under the stock host plugin.
-  // Only the CPU pool's clause-less kernels are capped, at the pool's size.
-  ScopedThreadLimit Limit(
-      KA.ThreadLimit[0] == 0 && M.Kind == MemberKind::CpuPool ? CpuThreads : 0);
+  // The kernel's thread count (a thread_limit or num_threads clause, or 1
+  // for a kernel without a parallel region: ThreadLimit[0]) caps its CPU
+  // teams, as under the stock host plugin (where omp_get_thread_limit()
+  // reports it); else the CPU pool's size. Not 1 on a kernel with a
+  // reduction: libomp then asserts in the teams reduction's barrier after a
+  // `target nowait` (CpuTeam.h); such a kernel's teams are sized by its code.
+  int Clause = static_cast<int>(std::min<uint32_t>(KA.ThreadLimit[0], INT_MAX));
+  bool Reduces = K.Traits.Desc && !K.Traits.Desc->reductions().empty();
+  if (Clause == 1 && Reduces)
+    Clause = -1;
+  ScopedThreadLimit Limit(Clause != 0                     ? Clause
+                          : M.Kind == MemberKind::CpuPool ? CpuThreads
+                                                          : 0);
   if (M.Kind == MemberKind::Simulated)
     return Host->launch_kernel(1 + M.Index, K.SimKernels[M.Index], ArgPtrs,
                                Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;

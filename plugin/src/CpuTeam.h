@@ -4,17 +4,17 @@
 // x86_64 image, whose code forks its own OpenMP teams from the thread that
 // launches it. libomp caps those teams by the thread-limit of the launching
 // thread's current task (what `target thread_limit(n)` sets, and what
-// omp_get_thread_limit() reports inside the kernel). A kernel with a thread
-// count of its own (a thread_limit or num_threads clause, or none because it
-// has no parallel region) sets its teams up itself in the image's code, as
-// under the stock host plugin, and gets no cap: with a task thread-limit of
-// 1, libomp asserts in a teams reduction's barrier after a `target nowait`
-// (as stock does under OMP_NUM_THREADS=1; llvm-project#81488). The CPU
-// pool's other kernels are capped at its thread count: on a GPU node each
-// GPU's StarPU worker polls on a core of its own, and a team over every core
-// would share a core with it (every barrier would wait for the thread that
-// lost it). The cap is put back when the launch ends, so that it never leaks into
-// the next kernel or into the user's thread.
+// omp_get_thread_limit() reports inside the kernel). For each launch that cap
+// is the kernel's own thread count when it has one (as under the stock host
+// plugin), except a count of 1 on a kernel with a reduction: with a task
+// thread-limit of 1, libomp asserts in the teams reduction's barrier after
+// a `target nowait` (as stock does under OMP_NUM_THREADS=1;
+// llvm-project#81488). Otherwise, for the CPU pool, the pool's thread
+// count: on a GPU node each GPU's StarPU worker polls on a core of its own,
+// and a team over every core would share a core with it (every barrier would
+// wait for the thread that lost it). The cap is put back when the launch
+// ends, so that it never leaks into the next kernel or into the user's
+// thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_PLUGIN_CPUTEAM_H
