@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -176,7 +177,7 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
     Members.push_back(Cpu);
   }
   int Cores = availableCores();
-  int GpuMembers = static_cast<int>(
+  GpuMembers = static_cast<int>(
       std::count_if(Members.begin(), Members.end(),
                     [](const Member &M) { return M.Kind == MemberKind::Gpu; }));
   CpuThreads = Config.CpuThreads ? static_cast<int>(Config.CpuThreads)
@@ -300,6 +301,12 @@ bool BackEnds::run(const void *Launch, const ChunkRun &C) {
   ScopedThreadLimit Limit(Clause != 0                     ? Clause
                           : M.Kind == MemberKind::CpuPool ? CpuThreads
                                                           : 0);
+  // Beside a GPU, the CPU pool's threads sleep soon after its teams end
+  // (CpuTeam.h).
+  static const bool UserBlocktime = std::getenv("KMP_BLOCKTIME") != nullptr;
+  ScopedBlocktime Sleep(
+      M.Kind == MemberKind::CpuPool && GpuMembers > 0 && !UserBlocktime ? 1
+                                                                        : -1);
   if (M.Kind == MemberKind::Simulated)
     return Host->launch_kernel(1 + M.Index, K.SimKernels[M.Index], ArgPtrs,
                                Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;

@@ -119,6 +119,7 @@ private:
   // (HETERO_CPU_THREADS; default: a core per GPU member left to its StarPU
   // worker).
   int CpuThreads = 0;
+  int GpuMembers = 0;
   Pool Members;
   ImageTable Images;
   std::mutex KernelsMutex;

@@ -11,6 +11,8 @@ namespace {
 using SetThreadLimitFn = void (*)(void *Loc, int Gtid, int ThreadLimit);
 using GlobalThreadNumFn = int (*)(void *Loc);
 using GetThreadLimitFn = int (*)();
+using SetBlocktimeFn = void (*)(int Ms);
+using GetBlocktimeFn = int (*)();
 
 struct LibOmp {
   SetThreadLimitFn SetLimit = reinterpret_cast<SetThreadLimitFn>(
@@ -19,7 +21,12 @@ struct LibOmp {
       dlsym(RTLD_DEFAULT, "__kmpc_global_thread_num"));
   GetThreadLimitFn GetLimit = reinterpret_cast<GetThreadLimitFn>(
       dlsym(RTLD_DEFAULT, "omp_get_thread_limit"));
+  SetBlocktimeFn SetBlocktime = reinterpret_cast<SetBlocktimeFn>(
+      dlsym(RTLD_DEFAULT, "kmp_set_blocktime"));
+  GetBlocktimeFn GetBlocktime = reinterpret_cast<GetBlocktimeFn>(
+      dlsym(RTLD_DEFAULT, "kmp_get_blocktime"));
   bool usable() const { return SetLimit && Gtid && GetLimit; }
+  bool blocktimeUsable() const { return SetBlocktime && GetBlocktime; }
 };
 
 const LibOmp &libOmp() {
@@ -47,6 +54,21 @@ ScopedThreadLimit::ScopedThreadLimit(int Threads) {
 ScopedThreadLimit::~ScopedThreadLimit() {
   if (Saved > 0)
     setLimit(Saved);
+}
+
+ScopedBlocktime::ScopedBlocktime(int Ms) {
+  if (Ms < 0 || !libOmp().blocktimeUsable())
+    return;
+  // Set even when it reads Ms already: libomp reports 0 while it is
+  // oversubscribed and no blocktime was set, and forks with its default
+  // once it no longer is.
+  Saved = libOmp().GetBlocktime();
+  libOmp().SetBlocktime(Ms);
+}
+
+ScopedBlocktime::~ScopedBlocktime() {
+  if (Saved >= 0)
+    libOmp().SetBlocktime(Saved);
 }
 
 } // namespace hetero

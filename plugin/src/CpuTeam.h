@@ -16,6 +16,15 @@
 // ends, so that it never leaks into the next kernel or into the user's
 // thread.
 //
+// Beside GPU members, the CPU pool's threads sleep a millisecond after a
+// kernel's teams end (a blocktime of 1 ms) instead of spinning for libomp's
+// 200 ms: a GPU's StarPU worker and the user's thread, which launch the
+// next kernels, would otherwise find every core taken (CG's launches took up
+// to twice as long after a CPU chunk). Not 0: the parallel regions inside
+// one kernel follow each other within microseconds, and threads put to sleep
+// between them ran Himeno's CPU part seven times slower. KMP_BLOCKTIME, when
+// the user sets it, is left alone.
+//
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_PLUGIN_CPUTEAM_H
 #define HETERO_PLUGIN_CPUTEAM_H
@@ -34,6 +43,21 @@ public:
 
 private:
   int Saved = 0; // 0: nothing to restore
+};
+
+/// Sets the blocktime (KMP_BLOCKTIME, milliseconds) of the teams the
+/// calling thread forks to Ms (>= 0) for its lifetime and restores the
+/// previous one afterwards. Ms < 0, or a libomp without the entry points:
+/// no change.
+class ScopedBlocktime {
+public:
+  explicit ScopedBlocktime(int Ms);
+  ~ScopedBlocktime();
+  ScopedBlocktime(const ScopedBlocktime &) = delete;
+  ScopedBlocktime &operator=(const ScopedBlocktime &) = delete;
+
+private:
+  int Saved = -1; // -1: nothing to restore
 };
 
 } // namespace hetero

@@ -24,7 +24,8 @@ static bool measuredShares(const Settings &S) {
 Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
                TaskRunner Run)
     : Config(S), Layer(Layer), Members(std::move(Members)), Back(B),
-      Run(std::move(Run)), Decide(S), Measured(measuredShares(S)) {
+      Run(std::move(Run)), Decide(S),
+      Measured(measuredShares(S), static_cast<double>(S.ProbeAfterMs) / 1e3) {
   updateHome();
   Measured.load(Config.SharesFile, this->Members); // the parameter is gone
 }

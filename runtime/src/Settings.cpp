@@ -27,7 +27,8 @@ const char *const KnownSettings[] = {
     "HETERO_DISABLE_CUDA", "HETERO_SIMULATE",    "HETERO_SIMULATE_MEMORY",
     "HETERO_MEMBER",       "HETERO_MEMBERS",     "HETERO_CHUNKS",
     "HETERO_MIN_CHUNK",    "HETERO_CPU_THREADS", "HETERO_HOST_COPY",
-    "HETERO_SHARES",       "HETERO_SHARES_FILE", "HETERO_GPU_SPLIT"};
+    "HETERO_SHARES",       "HETERO_SHARES_FILE", "HETERO_GPU_SPLIT",
+    "HETERO_PROBE_AFTER"};
 
 /// Names of hetero's other tools (compiler driver, scripts): never typos.
 const char *const OtherHeteroNames[] = {
@@ -245,6 +246,7 @@ Settings readSettings(const GetEnvFn &GetEnv,
   Integer("HETERO_MIN_CHUNK", 1, Settings::MaxMinChunk, S.MinChunk);
   Integer("HETERO_CPU_THREADS", 1, 1 << 20, S.CpuThreads);
   Flag("HETERO_HOST_COPY", S.HostCopy);
+  Integer("HETERO_PROBE_AFTER", 0, Settings::MaxProbeAfterMs, S.ProbeAfterMs);
   if (std::string_view V = Value("HETERO_SHARES"); !V.empty()) {
     if (V == "fixed" || V == "measured")
       S.FixedShares = V == "fixed";

@@ -229,9 +229,12 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
   switch (E.Now) {
   case Phase::Probe:
     E.Handed = Static;
-    if (E.ProbeLaunch == 0 && bothKinds(E))
-      E.Handed = accelerators(E, Static);
     Note = "probe";
+    if (E.ProbeLaunch == 0 && bothKinds(E)) {
+      E.Handed = accelerators(E, Static);
+      if (E.AccelAlone < ProbeAfter)
+        Note = "accelerators-until-probe";
+    }
     break;
   case Phase::Mixed:
   case Phase::MixedTimed:
@@ -280,8 +283,13 @@ void ShareModel::record(const std::string &Key,
   };
   switch (E.Now) {
   case Phase::Probe: {
-    // Accelerators alone, then a warm-up of the static shares (cold pages,
-    // caches and threads): not the speed.
+    // Accelerators alone (until they have run ProbeAfter), then a warm-up
+    // of the static shares (cold pages, caches and threads): not the speed.
+    if (E.ProbeLaunch == 0 && bothKinds(E) &&
+        (E.AccelAlone += WallSeconds) < ProbeAfter) {
+      E.Rate.assign(E.Rate.size(), 0);
+      break;
+    }
     if (++E.ProbeLaunch < (bothKinds(E) ? 3 : 2)) {
       E.Rate.assign(E.Rate.size(), 0);
       break;

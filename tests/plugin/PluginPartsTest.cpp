@@ -58,8 +58,8 @@ TEST(ImageTable, ImagesOfOneBinaryShareAGroup) {
   ASSERT_NE(A, nullptr);
   EXPECT_EQ(A, T.groupOf(&X86A));
   EXPECT_EQ(A->HostImage, &X86A);
-  EXPECT_EQ(A->CudaImages, (std::vector<__tgt_device_image *>{&Cuda80A,
-                                                              &Cuda90A}));
+  EXPECT_EQ(A->CudaImages,
+            (std::vector<__tgt_device_image *>{&Cuda80A, &Cuda90A}));
   ImageGroup *B = T.groupOf(&X86B);
   ASSERT_NE(B, nullptr);
   EXPECT_NE(A, B);
@@ -114,4 +114,24 @@ TEST(CpuTeam, ThreadLimitsHoldForTheirScopeOnly) {
   EXPECT_EQ(omp_get_thread_limit(), Before);
   ScopedThreadLimit None(0); // no clause, no cap: unchanged
   EXPECT_EQ(omp_get_thread_limit(), Before);
+}
+
+// The CPU pool's threads sleep at once beside a GPU (CpuTeam.h): the
+// blocktime of the teams the thread forks is 0 while the guard lives, and
+// what it was afterwards. A negative value changes nothing.
+TEST(CpuTeam, ScopedBlocktimeSetsAndRestores) {
+  int Before = kmp_get_blocktime();
+  {
+    ScopedBlocktime B(0);
+    EXPECT_EQ(kmp_get_blocktime(), 0);
+    int Team = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    Team = omp_get_num_threads();
+    EXPECT_GE(Team, 1);
+    EXPECT_EQ(kmp_get_blocktime(), 0);
+  }
+  EXPECT_EQ(kmp_get_blocktime(), Before);
+  ScopedBlocktime None(-1);
+  EXPECT_EQ(kmp_get_blocktime(), Before);
 }

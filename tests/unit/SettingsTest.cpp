@@ -113,6 +113,7 @@ TEST(Settings, DefaultsWhenUnsetOrEmpty) {
   EXPECT_TRUE(read({}, S).empty());
   EXPECT_EQ(S.Chunks, 1u);
   EXPECT_EQ(S.MinChunk, 16u);
+  EXPECT_EQ(S.ProbeAfterMs, 50u);
   EXPECT_EQ(S.Simulate, 0u);
   EXPECT_EQ(S.SimulateMemory, 0u);
   EXPECT_FALSE(S.MembersListed);
@@ -136,10 +137,12 @@ TEST(Settings, ValuesRead) {
                     {"HETERO_CPU_THREADS", "4"},
                     {"HETERO_HOST_COPY", "1"},
                     {"HETERO_SHARES", "fixed"},
-                    {"HETERO_GPU_SPLIT", "2"}},
+                    {"HETERO_GPU_SPLIT", "2"},
+                    {"HETERO_PROBE_AFTER", "0"}},
                    S)
                   .empty());
   EXPECT_EQ(S.Info, 2);
+  EXPECT_EQ(S.ProbeAfterMs, 0u);
   EXPECT_EQ(S.GpuSplit, 2u);
   EXPECT_TRUE(S.Stats);
   EXPECT_FALSE(S.DisableCuda);
@@ -189,6 +192,8 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAccepted) {
        "HETERO_GPU_SPLIT=0: expected an integer from 1 to 8"},
       {"HETERO_GPU_SPLIT", "9",
        "HETERO_GPU_SPLIT=9: expected an integer from 1 to 8"},
+      {"HETERO_PROBE_AFTER", "50ms",
+       "HETERO_PROBE_AFTER=50ms: expected an integer from 0 to 86400000"},
       {"HETERO_CPU_THREADS", "-1",
        "HETERO_CPU_THREADS=-1: expected an integer from 1 to"},
       {"HETERO_CPU_THREADS", "abc",

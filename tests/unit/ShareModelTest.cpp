@@ -114,6 +114,34 @@ TEST(ShareModel, UsefulCpuKeepsItsMeasuredShare) {
   }
 }
 
+// A kernel is tried with the CPU pool only once it has run ProbeAfter on
+// the accelerators alone: a light kernel of a short run never pays for the
+// trial. The launches until then are the accelerators' alone, and nothing
+// they measure becomes a share.
+TEST(ShareModel, TheCpuIsTriedAfterTheAcceleratorsRanProbeAfter) {
+  ShareModel M(true, /*ProbeAfter=*/0.05);
+  Pool P = gpuGpuCpu();
+  std::string Note;
+  for (int I = 0; I < 9; ++I) { // 9 launches of 6 ms: 54 ms
+    std::vector<Share> S = M.shares("k", P, Static, Note);
+    EXPECT_EQ(Note.rfind("accelerators-until-probe:", 0), 0u) << Note;
+    ASSERT_EQ(S.size(), 2u);
+    M.record("k", ran(S, {90, 90, 30}), 0.006);
+  }
+  // The ninth passed 50 ms: the static shares, the CPU pool included.
+  std::vector<Share> S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+  EXPECT_EQ(S.size(), 3u);
+  // Members of one kind alone have nothing to wait for.
+  Pool Gpus(2);
+  Gpus[0].Kind = Gpus[1].Kind = MemberKind::Gpu;
+  Gpus[1].Index = 1;
+  const std::vector<Share> Two = {{0, 32}, {1, 32}};
+  S = M.shares("g", Gpus, Two, Note);
+  EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+  EXPECT_EQ(S.size(), 2u);
+}
+
 // Mixed won its timed launch, but once the other kernels settled, its
 // launches cost more than the accelerators' (a neighbour on the GPUs alone
 // makes the CPU's part move every launch): it settles there for good.

@@ -32,6 +32,7 @@
 // | HETERO_HOST_COPY       | 0 or 1                                  | 0       |
 // | HETERO_SHARES          | measured or fixed                       | measured|
 // | HETERO_SHARES_FILE     | a file path, or none                    | note    |
+// | HETERO_PROBE_AFTER     | 0 .. 86400000 milliseconds              | 50      |
 // clang-format on
 //
 // (HETERO_SHARES_FILE's default: $XDG_CACHE_HOME/hetero/shares.txt, else
@@ -42,6 +43,11 @@
 // at the first kernel; a kernel that faults on a GPU can then always run
 // again elsewhere). HETERO_SHARES=fixed keeps every split's shares at the
 // members' weights, so reductions repeat bit for bit from run to run.
+// HETERO_PROBE_AFTER is how long a kernel runs on the accelerators alone
+// (measured shares, in this run) before the CPU pool is tried on it: the
+// trial costs thread start-up, first touches and moving the CPU's part of
+// the data there and back (a few to a few hundred milliseconds), which a
+// short run or a light kernel never wins back (ShareModel.h).
 // (HETERO_CPU_THREADS' default: the cores less one per GPU member.)
 // HETERO_GPU_SPLIT=k presents each GPU as k members cuda:<n>.0 ..
 // cuda:<n>.<k-1>, each with its own memory node (a k-th of the GPU's
@@ -72,6 +78,7 @@ struct Settings {
   static constexpr unsigned MaxChunks = 256;
   static constexpr uint64_t MaxMinChunk = uint64_t(1) << 40;
   static constexpr double MaxWeight = 1e6;
+  static constexpr uint64_t MaxProbeAfterMs = 86400000;
 
   int Info = 0;
   bool Stats = false;
@@ -88,6 +95,7 @@ struct Settings {
   unsigned CpuThreads = 0; // 0: unset
   bool HostCopy = false;
   bool FixedShares = false;
+  uint64_t ProbeAfterMs = 50;
   std::string SharesFile; // empty: none
   /// STARPU_NCPU (or STARPU_NCPUS) / STARPU_NCUDA are set: StarPU's own
   /// settings, which then override hetero's worker counts.

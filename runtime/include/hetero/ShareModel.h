@@ -8,14 +8,19 @@
 // measures, and the launches of a split kernel go through phases:
 //
 //   probe     first the accelerators alone (when the CPU pool takes part
-//             too: a kernel launched once, like an initialisation, never
-//             pays for the CPU's first touches), then the policy's static
-//             shares twice: the first of those warms up (first touches of
-//             host pages, thread start-up, first copies) and is not
-//             measured; at the second, every member's busy time
-//             per iteration is measured; when the CPU pool's speed is less than
-//             5% of everyone's (MinGain), it cannot pay for the copies and
-//             the waiting it brings: settled on the accelerators at once;
+//             too), until the kernel has spent ProbeAfter on them in this
+//             run (HETERO_PROBE_AFTER): trying the CPU pool costs its
+//             thread start-up, first touches of host pages and moving its
+//             part of the data there and back, from a few milliseconds
+//             (CG's vectors) to a few hundred (Himeno L's arrays), which a
+//             short run or a kernel of microseconds never wins back, nor an
+//             initialisation launched once. Then the policy's static shares
+//             twice: the first of those warms up (first touches of host
+//             pages, thread start-up, first copies) and is not measured; at
+//             the second, every member's busy time per iteration is
+//             measured; when the CPU pool's speed is less than 5% of
+//             everyone's (MinGain), it cannot pay for the copies and the
+//             waiting it brings: settled on the accelerators at once;
 //   mixed     shares proportional to the measured speeds, every member: one
 //             launch moves the data to the new chunk boundaries, the next
 //             is timed (wall time of the whole launch, copies included);
@@ -93,7 +98,10 @@ namespace hetero {
 
 class ShareModel {
 public:
-  explicit ShareModel(bool Enabled) : Enabled(Enabled) {}
+  /// ProbeAfter: seconds a kernel runs on the accelerators alone before
+  /// the CPU pool is tried on it (see "probe" above).
+  explicit ShareModel(bool Enabled, double ProbeAfter = 0)
+      : Enabled(Enabled), ProbeAfter(ProbeAfter) {}
 
   /// The model's name for a kernel's launches of one problem size.
   static std::string key(const std::string &Kernel, uint64_t TripCount);
@@ -146,8 +154,9 @@ private:
     std::vector<MemberKind> Kind;   // per candidate
     std::vector<double> Rate;       // per candidate: iterations/s; 0 unknown
     Phase Now = Phase::Probe;
-    int ProbeLaunch = 0; // measured at the last (see ProbeLaunches)
-    int Refinements = 0; // of the mixed shares
+    int ProbeLaunch = 0;   // measured at the last (see ProbeLaunches)
+    double AccelAlone = 0; // wall time of the probe's launches without the CPU
+    int Refinements = 0;   // of the mixed shares
     double MixedWall = 0, AccelWall = 0;
     uint64_t TripCount = 0;
     uint64_t Launches = 0;   // recorded in this run
@@ -193,6 +202,7 @@ private:
   };
 
   bool Enabled;
+  double ProbeAfter;
   std::map<std::string, Entry> Entries;
   std::map<std::string, Persisted> Earlier;
 };

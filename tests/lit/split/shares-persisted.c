@@ -2,17 +2,26 @@
 // (ShareModel.h) and writes the settled shares to HETERO_SHARES_FILE; the
 // second run of the same binary on the same pool starts settled. A file
 // full of junk is read around. Answers match the host fallback every time.
+// The CPU pool is tried from the first launches (HETERO_PROBE_AFTER=0), so
+// that twelve launches settle.
 // RUN: %clang-hetero %s -o %t
 // RUN: rm -f %t.shares
-// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.first | %FileCheck %s
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_PROBE_AFTER=0 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.first | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=FIRST < %t.first
-// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.second | %FileCheck %s
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_PROBE_AFTER=0 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.second | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=SECOND < %t.second
 // RUN: printf 'junk\n\t\t\t\t\n' > %t.junk
-// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.junk %compare-fallback %t 2>%t.third | %FileCheck %s
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_PROBE_AFTER=0 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.junk %compare-fallback %t 2>%t.third | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=FIRST < %t.third
+// Until a kernel has run HETERO_PROBE_AFTER milliseconds on the
+// accelerators alone, the CPU pool is not tried on it, and nothing is kept:
+// RUN: rm -f %t.later
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_PROBE_AFTER=86400000 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.later %compare-fallback %t 2>%t.fourth | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=LATER < %t.fourth
+// RUN: test ! -e %t.later
 // CHECK: checksum=
 // FIRST: hetero-stats kernel={{.*}} launches=12 split=yes {{.*}} shares=settled
+// LATER: hetero-stats kernel={{.*}} launches=12 split=yes {{.*}} members=sim:0:{{[0-9]+}}:{{[^,]*}},sim:1:{{[0-9]+}}:{{[^ ]*}} {{.*}} shares=accelerators-until-probe:sim:0=50.0%,sim:1=50.0%
 // SECOND: hetero-stats kernel={{.*}} launches=12 split=yes {{.*}} shares=persisted-settled
 #include <stdio.h>
 #include <stdlib.h>
