@@ -11,7 +11,10 @@
 //===----------------------------------------------------------------------===//
 #include "KernelAnalysis.h"
 
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+
+#include <algorithm>
 
 using namespace clang;
 
@@ -179,6 +182,8 @@ std::optional<Term> KernelAnalysis::translate(const Expr *E) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     return VD ? translateVariable(VD->getCanonicalDecl()) : std::nullopt;
   }
+  if (const auto *C = dyn_cast<CallExpr>(E))
+    return translateCall(C);
   if (const auto *U = dyn_cast<UnaryOperator>(E)) {
     std::optional<Term> A = translate(U->getSubExpr());
     if (!A || !U->getType()->isIntegerType())
@@ -277,6 +282,57 @@ std::optional<Term> KernelAnalysis::translateVariable(const VarDecl *VD) {
   if (auto It = LocalInits.find(VD); It != LocalInits.end())
     return translate(It->second);
   return std::nullopt;
+}
+
+/// A call of a function whose body is one `return <expression>;` without
+/// side effects (an index helper `idx(x, y, z)`): that expression, each
+/// parameter standing for its argument. Other calls have no known value.
+std::optional<Term> KernelAnalysis::translateCall(const CallExpr *C) {
+  const FunctionDecl *FD = C->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !C->getType()->isIntegerType() || isa<CXXMethodDecl>(FD) ||
+      !FD->hasBody(Def) || !Def || Def->isVariadic() ||
+      C->getNumArgs() != Def->getNumParams() ||
+      CallStack.size() >= MaxCallDepth ||
+      std::find(CallStack.begin(), CallStack.end(), Def->getCanonicalDecl()) !=
+          CallStack.end())
+    return std::nullopt;
+  const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+  if (!Ret || !Ret->getRetValue() || Ret->getRetValue()->HasSideEffects(Ctx))
+    return std::nullopt;
+  for (const ParmVarDecl *P : Def->parameters())
+    if (P->getType()->isReferenceType())
+      return std::nullopt;
+  Bindings Outer = bindParameters(*C, *Def);
+  CallStack.push_back(Def->getCanonicalDecl());
+  std::optional<Term> T = translate(Ret->getRetValue());
+  CallStack.pop_back();
+  restoreBindings(Outer);
+  return T;
+}
+
+KernelAnalysis::Bindings
+KernelAnalysis::bindParameters(const CallExpr &C, const FunctionDecl &Def) {
+  Bindings Outer;
+  for (unsigned I = 0; I < Def.getNumParams(); ++I) {
+    const VarDecl *P = Def.getParamDecl(I)->getCanonicalDecl();
+    auto It = LocalInits.find(P);
+    Outer.emplace_back(P, It == LocalInits.end() ? nullptr : It->second);
+    LocalInits[P] = C.getArg(I);
+  }
+  return Outer;
+}
+
+void KernelAnalysis::restoreBindings(const Bindings &Outer) {
+  for (const auto &[P, Init] : Outer) {
+    if (Init)
+      LocalInits[P] = Init;
+    else
+      LocalInits.erase(P);
+  }
 }
 
 //===--- Addresses

@@ -11,6 +11,8 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <functional>
@@ -443,6 +445,14 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
   // that captures by copy only: the closure is its first argument, read
   // whole below.
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isInstance()) {
+    // A trivial copy or move assignment copies bytes (`atoms[i] = a`): it
+    // writes its object and reads the other, as a C struct assignment does.
+    if (isa<CXXOperatorCallExpr>(C) && C.getNumArgs() == 2 && MD->isTrivial() &&
+        (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator())) {
+      visit(C.getArg(0), false, true);
+      visit(C.getArg(1), true, false);
+      return;
+    }
     if (!isa<CXXOperatorCallExpr>(C) || !MD->getParent()->isLambda())
       return refuse("calls member function '" + Name + "'");
     for (const LambdaCapture &LC : MD->getParent()->captures())
@@ -491,33 +501,41 @@ void KernelAnalysis::visitCallee(const CallExpr &C, const FunctionDecl &Def) {
   for (const Expr *A : C.arguments())
     visitLocalAddress(A);
   // Bind each parameter to its argument for the walk of the body.
-  std::vector<std::pair<const VarDecl *, const Expr *>> Outer;
-  for (unsigned I = 0; I < Def.getNumParams(); ++I) {
-    const VarDecl *P = Def.getParamDecl(I)->getCanonicalDecl();
-    auto It = LocalInits.find(P);
-    Outer.emplace_back(P, It == LocalInits.end() ? nullptr : It->second);
-    LocalInits[P] = C.getArg(I);
-    Locals.insert(P);
-  }
+  Bindings Outer = bindParameters(C, Def);
+  for (const ParmVarDecl *P : Def.parameters())
+    Locals.insert(P->getCanonicalDecl());
   collectWrittenVars(Def.getBody());
   CallStack.push_back(Def.getCanonicalDecl());
   visit(Def.getBody(), false, false);
   CallStack.pop_back();
-  for (const auto &[P, Init] : Outer) {
-    if (Init)
-      LocalInits[P] = Init;
-    else
-      LocalInits.erase(P);
-  }
+  restoreBindings(Outer);
 }
 
 //===--- The walk
 //------------------------------------------------------------===//
 
+void KernelAnalysis::refuse(const std::string &Why) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = Here ? Here->getBeginLoc() : D.getBeginLoc();
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid())
+    return B.refuse(Why);
+  B.refuse(Why + " at " + llvm::sys::path::filename(P.getFilename()).str() +
+           ":" + std::to_string(P.getLine()) + ":" +
+           std::to_string(P.getColumn()));
+}
+
 /// Walks S; Read/Write: how the value of S (a memory lvalue) is used.
 void KernelAnalysis::visit(const Stmt *S, bool Read, bool Write) {
-  if (!S || refused())
+  if (!S)
     return;
+  const Stmt *Outer = Here;
+  Here = S;
+  walk(S, Read, Write);
+  Here = Outer;
+}
+
+void KernelAnalysis::walk(const Stmt *S, bool Read, bool Write) {
   if (const auto *E = dyn_cast<Expr>(S))
     if (visitExpression(E, Read, Write))
       return;

@@ -22,10 +22,10 @@ namespace hetero {
 KernelDescriptor KernelAnalysis::run() {
   collectCaptures();
   checkClauses();
-  const Stmt *Body = nullptr;
-  if (!refused())
-    Body = collectNest();
-  if (!refused()) {
+  // Every reason counts (the builder keeps them all): the nest and the body
+  // are walked after a refused clause too.
+  const Stmt *Body = collectNest();
+  if (Body) {
     collectWrittenVars(Body);
     for (const LoopLevel &L : Levels)
       if (Written.count(L.Counter))
@@ -40,8 +40,7 @@ KernelDescriptor KernelAnalysis::run() {
   // A jump into a branch (goto, a case label inside an if) bypasses its
   // condition: no guards in such a body.
   GuardsHold = !hasJumpTargets(Body);
-  if (!refused())
-    visit(Body, false, false);
+  visit(Body, false, false);
   if (!DeviceMath.empty()) {
     std::string Why = "calls";
     const char *Sep = " ";

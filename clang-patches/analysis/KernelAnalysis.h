@@ -19,9 +19,13 @@
 //     function with a visible body is walked in place of the call, its
 //     parameters standing for the arguments; locals (the iteration's and
 //     its callees') and by-value parameters are private storage, whose
-//     accesses make no section;
+//     accesses make no section. A call of a function whose body is one
+//     `return <expression>;` (an index helper) stands for that expression
+//     in an index; a trivial copy or move assignment of a C++ object
+//     writes its object and reads the other, like a C struct assignment;
 //   - the reduction variables (argument, operator, type);
-//   - "split no <reason>" when something cannot be proven safe.
+//   - "split no <reasons>" when something cannot be proven safe: every
+//     reason found, each with its source location (file:line:col).
 //
 // Kernel arguments are numbered like clang numbers the kernel's parameters:
 // one per capture of the target region, in capture order.
@@ -139,8 +143,13 @@ private:
   // call's argument): taking the address of mapped memory is fine there.
   bool AddressToLocal = false;
 
-  void refuse(const std::string &Why) { B.refuse(Why); }
+  /// Adds a reason the kernel cannot be split, with the source location of
+  /// the statement being walked (else the directive's). Every reason is
+  /// kept: the walk goes on, so that a user sees all of them at once.
+  void refuse(const std::string &Why);
   bool refused() const { return B.refused(); }
+  // The statement being walked: where a refusal points.
+  const clang::Stmt *Here = nullptr;
 
   // CaptureAndClauses.cpp
   void collectCaptures();
@@ -169,6 +178,15 @@ private:
   std::optional<Term> translateCast(const clang::CastExpr *CE);
   std::optional<Term> translateBinary(const clang::BinaryOperator *BO);
   std::optional<Term> translateVariable(const clang::VarDecl *VD);
+  std::optional<Term> translateCall(const clang::CallExpr *C);
+  /// The bindings of parameters to arguments that bindParameters replaced.
+  using Bindings =
+      std::vector<std::pair<const clang::VarDecl *, const clang::Expr *>>;
+  /// Binds each parameter of Def to its argument in C (LocalInits), for the
+  /// walk or the translation of Def's body in place of the call.
+  Bindings bindParameters(const clang::CallExpr &C,
+                          const clang::FunctionDecl &Def);
+  void restoreBindings(const Bindings &Outer);
   std::optional<ExprKind> minOrMax(const clang::ConditionalOperator &CO);
   Address offsetBy(Address A, const Term &Bytes);
   std::optional<Address> indexBy(std::optional<Address> A,
@@ -202,6 +220,7 @@ private:
   void visitCallee(const clang::CallExpr &C, const clang::FunctionDecl &Def);
   void visitLocalAddress(const clang::Expr *E);
   void visit(const clang::Stmt *S, bool Read, bool Write);
+  void walk(const clang::Stmt *S, bool Read, bool Write);
   bool visitExpression(const clang::Expr *E, bool Read, bool Write);
   bool visitConstruct(const clang::Stmt *S);
   bool visitOperator(const clang::Stmt *S, bool Read, bool Write);

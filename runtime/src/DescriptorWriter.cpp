@@ -233,8 +233,25 @@ bool DescriptorBuilder::uses(ExprId Id, ExprKind K, unsigned Index) const {
 }
 
 void DescriptorBuilder::refuse(const std::string &Why) {
-  if (D.Reason.empty())
-    D.Reason = Why;
+  // One line: a reason never holds a line break.
+  std::string One = Why;
+  std::replace(One.begin(), One.end(), '\n', ' ');
+  if (One.empty())
+    One = "refused";
+  for (size_t At = 0; At <= D.Reason.size();) {
+    size_t End = D.Reason.find("; ", At);
+    if (End == std::string::npos)
+      End = D.Reason.size();
+    if (!D.Reason.empty() && D.Reason.compare(At, End - At, One) == 0)
+      return; // known already
+    At = End + 2;
+  }
+  if (Reasons == MaxReasons) {
+    ++MoreReasons;
+    return;
+  }
+  ++Reasons;
+  D.Reason += (D.Reason.empty() ? "" : "; ") + One;
 }
 
 void DescriptorBuilder::addLoop(ExprId Init, LoopCond C, ExprId Bound,
@@ -268,6 +285,9 @@ void DescriptorBuilder::addReduction(const DescReduction &R) {
 KernelDescriptor DescriptorBuilder::take() {
   KernelDescriptor Out = std::move(D);
   D = KernelDescriptor();
+  if (MoreReasons)
+    Out.Reason += "; and " + std::to_string(MoreReasons) + " more";
+  Reasons = MoreReasons = 0;
   if (!Out.Reason.empty()) {
     // A refused kernel says only why: no nest, no sections.
     Out.Splittable = false;

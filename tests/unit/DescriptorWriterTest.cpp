@@ -97,15 +97,32 @@ TEST(DescriptorWriter, RefusedKernelsSayOnlyWhy) {
   B.addLoop(B.constant(0), LoopCond::LT, B.constant(9), B.constant(1));
   B.setHostOnly("lastprivate is wrong in LLVM 19's NVPTX runtime");
   B.refuse("lastprivate");
-  B.refuse("a second reason is dropped");
+  B.refuse("atomic construct at k.c:9:1");
+  B.refuse("lastprivate"); // known already
   KernelDescriptor D = B.take();
   EXPECT_FALSE(D.splittable());
-  EXPECT_EQ(D.reason(), "lastprivate");
+  EXPECT_EQ(D.reason(), "lastprivate; atomic construct at k.c:9:1");
   EXPECT_EQ(D.depth(), 0u);
   EXPECT_EQ(writeDescriptor(D),
             "hetero-kernel 1\nhost-only lastprivate is wrong in LLVM 19's "
-            "NVPTX runtime\nsplit no lastprivate\n");
+            "NVPTX runtime\nsplit no lastprivate; atomic construct at "
+            "k.c:9:1\n");
   EXPECT_TRUE(equivalent(D, readBack(D)));
+}
+
+// Every reason is kept (a user sees at once what blocks the split), on one
+// line, up to MaxReasons; then how many more there were.
+TEST(DescriptorWriter, EveryReasonUpToACount) {
+  DescriptorBuilder B;
+  for (int I = 0; I < 11; ++I)
+    B.refuse("reason " + std::to_string(I) + (I == 0 ? "\nsecond line" : ""));
+  KernelDescriptor D = B.take();
+  EXPECT_EQ(D.reason(), "reason 0 second line; reason 1; reason 2; reason 3; "
+                        "reason 4; reason 5; reason 6; reason 7; and 3 more");
+  EXPECT_TRUE(equivalent(D, readBack(D)));
+  // The builder starts over after take().
+  B.refuse("alone");
+  EXPECT_EQ(B.take().reason(), "alone");
 }
 
 TEST(DescriptorWriter, ConstantsAndUses) {

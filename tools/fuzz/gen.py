@@ -843,6 +843,7 @@ class Program:
         self.uses_f2i = False
         self.uses_mix = False
         self.helper_types = {}    # suffix -> C element type of hld_/hst_ helpers
+        self.uses_hix = False     # the index helper hix (rtm8's indexTo1D)
         self.uses_rng = False
         self._last_flat = None
         self.aos_members = None
@@ -1091,6 +1092,12 @@ class Program:
             self._last_flat = (name, sub.c, arr.etype)
             if role == "r" and self.chance(0.1):
                 return self.helper_read(K, name, sub.c, arr.etype)
+            if self.chance(0.06):
+                # An index computed by a helper whose body is one return
+                # (HeCBench rtm8's indexTo1D), read or written.
+                K.tags.add("index-helper")
+                self.uses_hix = True
+                return "%s[hix(%s, 0)]" % (name, sub.c)
         if arr.kind == "2d":
             return "%s[%s][%s]" % (name, sub.c, col.c)
         if arr.kind == "aos":
@@ -2635,6 +2642,11 @@ class Program:
                 w("  *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;")
                 w("  return *s >> 33;")
                 w("}")
+            w("#pragma omp end declare target")
+        if self.uses_hix:
+            w("#pragma omp declare target")
+            w("static inline long long hix(long long k, long long z) {"
+              " return k + z * 3; }")
             w("#pragma omp end declare target")
         if self.uses_mix:
             w("#pragma omp declare target")

@@ -4,7 +4,8 @@
 // offloaded loop kernel; lines are separated by '\n':
 //
 //   hetero-kernel 1
-//   split yes                     or: split no <reason, the rest of the line>
+//   split yes                     or: split no <reasons, the rest of the line;
+//                                 several are joined by "; ">
 //   nest <D>                      collapsed loops of the nest (D >= 1)
 //   loop <l> <init> <cond> <bound> <step>
 //                                 one per level l = 0..D-1, outermost first;
@@ -249,7 +250,9 @@ public:
   /// E in the descriptor syntax.
   std::string text(ExprId E) const { return D.exprToString(E); }
 
-  /// "split no <Why>"; the first reason is kept.
+  /// "split no <Why>"; every distinct reason is kept, in the order given,
+  /// joined by "; " (a user sees at once all that blocks the split), up to
+  /// MaxReasons, then how many more there were.
   void refuse(const std::string &Why);
   bool refused() const { return !D.Reason.empty(); }
   void setHostOnly(const std::string &Why) { D.HostOnly = Why; }
@@ -265,6 +268,8 @@ public:
 
 private:
   ExprId add(const DescExpr &E);
+  static constexpr unsigned MaxReasons = 8;
+  unsigned Reasons = 0, MoreReasons = 0;
   KernelDescriptor D;
 };
 

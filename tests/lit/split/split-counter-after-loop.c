@@ -52,7 +52,7 @@ int main(int argc, char **argv) {
         t += a[i * w + j];
       s[i] = t * a[i * w + j]; // j == m: the last entry of row i
     }
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(non-affine write)
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(non-affine write at split-counter-after-loop.c:{{[0-9]+}}:{{[0-9]+}})
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < n; ++i) {
       int j;

@@ -40,11 +40,11 @@ int main(int argc, char **argv) {
 #pragma omp target data map(to : x[0 : 2 * n])                                 \
     map(tofrom : y[0 : 2 * n], z[0 : 2 * n])
   {
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(writes an lvalue the analysis cannot attribute)
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(writes an lvalue the analysis cannot attribute at split-cxx-lvalue-writes.cpp:{{[0-9]+}}:{{[0-9]+}})
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < n; ++i)
       (c ? y[i] : y[i + n]) += x[i];
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(writes through reference 'r')
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(writes through reference 'r' at split-cxx-lvalue-writes.cpp:{{[0-9]+}}:{{[0-9]+}})
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < n; ++i) {
       double &r = z[i * 2];

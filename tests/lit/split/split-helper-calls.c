@@ -133,7 +133,7 @@ int main(void) {
   int *rdst = calloc(n, sizeof(int));
   for (long k = 0; k < n; ++k)
     perm[k] = (int)((k * 37) % n);
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(non-affine write)
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(non-affine write at split-helper-calls.c:{{[0-9]+}}:{{[0-9]+}})
 #pragma omp target teams distribute parallel for map(to : perm[0 : n])         \
     map(tofrom : dst[0 : n])
   for (long i = 0; i < n; ++i)
@@ -143,7 +143,7 @@ int main(void) {
   check_bytes("scatter in a helper", dst, rdst, n * sizeof(int));
 
   long *d = malloc(n * sizeof(long)), *rd = malloc(n * sizeof(long));
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(recursive call of 'depth')
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(recursive call of 'depth' at split-helper-calls.c:{{[0-9]+}}:{{[0-9]+}})
 #pragma omp target teams distribute parallel for map(from : d[0 : n])
   for (long i = 0; i < n; ++i)
     d[i] = depth(i % 9);
