@@ -21,7 +21,7 @@
 // RUN: test ! -e %t.later
 // CHECK: checksum=
 // FIRST: hetero-stats kernel={{.*}} launches=12 split=yes {{.*}} shares=settled
-// LATER: hetero-stats kernel={{.*}} launches=12 split=yes {{.*}} members=sim:0:{{[0-9]+}}:{{[^,]*}},sim:1:{{[0-9]+}}:{{[^ ]*}} {{.*}} shares=accelerators-until-probe:sim:0=50.0%,sim:1=50.0%
+// LATER: hetero-stats kernel={{.*}} launches=12 split=yes split_launches=12 members={{(cuda:[0-9.]+:[0-9]+:[0-9.]+ms,)?}}sim:0:{{[0-9]+}}:{{[0-9.]+}}ms,sim:1:{{[0-9]+}}:{{[0-9.]+}}ms bytes_h2d={{.*}} shares=accelerators-until-probe:{{[^ ]*}}sim:1={{[0-9.]+}}%{{$}}
 // SECOND: hetero-stats kernel={{.*}} launches=12 split=yes {{.*}} shares=persisted-settled
 #include <stdio.h>
 #include <stdlib.h>
