@@ -491,6 +491,24 @@ TEST(ShareModel, MixedMustRepayItsMove) {
   EXPECT_NEAR(fraction(S, 2), 30.0 / 210, 1e-9);
 }
 
+// Mixed that saves less than MinGain of the accelerators' launch is noise:
+// 8.6 s against 9 s settles on the accelerators even with nothing to move;
+// 8.4 s against 9 s is mixed.
+TEST(ShareModel, MixedMustWinByMoreThanNoise) {
+  Pool P = gpuGpuCpu();
+  std::vector<double> Speed = {90, 90, 30};
+  for (double MixedWall : {8.6, 8.4}) {
+    ShareModel M(true);
+    std::string Note;
+    // probe x3, mixed (moves, as fast as timed), mixed (timed), accel x2
+    for (double W : {9.0, 9.0, 9.0, MixedWall, MixedWall, 9.0, 9.0})
+      M.record("k", ran(M.shares("k", P, Static, Note), Speed), W);
+    M.shares("k", P, Static, Note);
+    const char *Want = MixedWall > 8.5 ? "settled-accel[" : "settled-mixed[";
+    EXPECT_EQ(Note.rfind(Want, 0), 0u) << Note;
+  }
+}
+
 // A persisted follower follows what its leader settles on in this run (the
 // leader's persisted line may choose otherwise now), and keeps its own
 // settled shares if it is launched before the leader.

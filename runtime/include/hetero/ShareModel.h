@@ -32,11 +32,12 @@
 //             when the CPU pool takes part as well;
 //   settled   the faster of the two timed launches, shares frozen from then
 //             on, so chunk boundaries (and so halos) stay put between
-//             launches; mixed only when what it saves per launch, over as
-//             many launches as the kernel has had (or had in the run that
-//             persisted it), exceeds the one-time cost of moving the data
-//             to its boundaries (the moving launch's extra time): a short
-//             run never repays sending the CPU pool its part;
+//             launches; mixed only when what it saves per launch beyond
+//             MinGain of the accelerators' launch (the noise of one timed
+//             launch), over as many launches as the kernel has had (or had
+//             in the run that persisted it), exceeds the one-time cost of
+//             moving the data to its boundaries (the moving launch's extra
+//             time): a short run never repays sending the CPU pool its part;
 //   verify    when mixed won: its launches are timed again once the other
 //             kernels have settled too (the second after settling; the
 //             first moves data). Each kernel chose on its own, and a
