@@ -147,7 +147,6 @@ private:
   /// the statement being walked (else the directive's). Every reason is
   /// kept: the walk goes on, so that a user sees all of them at once.
   void refuse(const std::string &Why);
-  bool refused() const { return B.refused(); }
   // The statement being walked: where a refusal points.
   const clang::Stmt *Here = nullptr;
 

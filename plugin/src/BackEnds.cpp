@@ -177,11 +177,12 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
     Members.push_back(Cpu);
   }
   int Cores = availableCores();
-  GpuMembers = static_cast<int>(
+  int GpuMembers = static_cast<int>(
       std::count_if(Members.begin(), Members.end(),
                     [](const Member &M) { return M.Kind == MemberKind::Gpu; }));
   CpuThreads = Config.CpuThreads ? static_cast<int>(Config.CpuThreads)
                                  : std::max(1, Cores - GpuMembers);
+  CpuBlocktime = GpuMembers > 0 && !std::getenv("KMP_BLOCKTIME") ? 1 : -1;
   std::string List;
   for (const Member &M : Members)
     List += (List.empty() ? "" : ", ") + M.name();
@@ -303,10 +304,7 @@ bool BackEnds::run(const void *Launch, const ChunkRun &C) {
                                                           : 0);
   // Beside a GPU, the CPU pool's threads sleep soon after its teams end
   // (CpuTeam.h).
-  static const bool UserBlocktime = std::getenv("KMP_BLOCKTIME") != nullptr;
-  ScopedBlocktime Sleep(
-      M.Kind == MemberKind::CpuPool && GpuMembers > 0 && !UserBlocktime ? 1
-                                                                        : -1);
+  ScopedBlocktime Sleep(M.Kind == MemberKind::CpuPool ? CpuBlocktime : -1);
   if (M.Kind == MemberKind::Simulated)
     return Host->launch_kernel(1 + M.Index, K.SimKernels[M.Index], ArgPtrs,
                                Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;

@@ -119,7 +119,9 @@ private:
   // (HETERO_CPU_THREADS; default: a core per GPU member left to its StarPU
   // worker).
   int CpuThreads = 0;
-  int GpuMembers = 0;
+  // Blocktime of the CPU pool's teams (CpuTeam.h): 1 ms beside GPU members
+  // unless the user set KMP_BLOCKTIME; -1 leaves libomp's.
+  int CpuBlocktime = -1;
   Pool Members;
   ImageTable Images;
   std::mutex KernelsMutex;

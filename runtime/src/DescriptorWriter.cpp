@@ -238,19 +238,19 @@ void DescriptorBuilder::refuse(const std::string &Why) {
   std::replace(One.begin(), One.end(), '\n', ' ');
   if (One.empty())
     One = "refused";
-  for (size_t At = 0; At <= D.Reason.size();) {
+  unsigned Kept = 0;
+  for (size_t At = 0; !D.Reason.empty() && At <= D.Reason.size(); ++Kept) {
     size_t End = D.Reason.find("; ", At);
     if (End == std::string::npos)
       End = D.Reason.size();
-    if (!D.Reason.empty() && D.Reason.compare(At, End - At, One) == 0)
+    if (D.Reason.compare(At, End - At, One) == 0)
       return; // known already
     At = End + 2;
   }
-  if (Reasons == MaxReasons) {
+  if (Kept == MaxReasons) {
     ++MoreReasons;
     return;
   }
-  ++Reasons;
   D.Reason += (D.Reason.empty() ? "" : "; ") + One;
 }
 
@@ -287,7 +287,7 @@ KernelDescriptor DescriptorBuilder::take() {
   D = KernelDescriptor();
   if (MoreReasons)
     Out.Reason += "; and " + std::to_string(MoreReasons) + " more";
-  Reasons = MoreReasons = 0;
+  MoreReasons = 0;
   if (!Out.Reason.empty()) {
     // A refused kernel says only why: no nest, no sections.
     Out.Splittable = false;

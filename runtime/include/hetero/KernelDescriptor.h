@@ -269,7 +269,7 @@ public:
 private:
   ExprId add(const DescExpr &E);
   static constexpr unsigned MaxReasons = 8;
-  unsigned Reasons = 0, MoreReasons = 0;
+  unsigned MoreReasons = 0; // distinct reasons past MaxReasons
   KernelDescriptor D;
 };
 
