@@ -60,6 +60,19 @@ KernelDescriptor KernelAnalysis::run() {
   return B.take();
 }
 
+KernelAnalysis::SourceNames KernelAnalysis::names() const {
+  SourceNames N;
+  for (const auto &[VD, C] : Captures)
+    N.Args[C.Arg] = VD->getNameAsString();
+  for (const auto &[Size, Arg] : VLASizes)
+    N.Args[Arg] = "<array length>";
+  for (const LoopLevel &L : Levels)
+    N.Counters.push_back(L.Counter ? L.Counter->getNameAsString() : "?");
+  for (const auto &[VD, Id] : InnerVar)
+    N.Vars[Id] = VD->getNameAsString();
+  return N;
+}
+
 void KernelAnalysis::collectCaptures() {
   const CapturedStmt *CS = Target.getCapturedStmt(llvm::omp::OMPD_target);
   unsigned Arg = 0;

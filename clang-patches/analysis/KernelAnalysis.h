@@ -27,6 +27,9 @@
 //   - "split no <reasons>" when something cannot be proven safe: every
 //     reason found, each with its source location (file:line:col).
 //
+// After run(), names() gives the source names of the arguments and loop
+// counters the descriptor's expressions refer to (for the remarks).
+//
 // Kernel arguments are numbered like clang numbers the kernel's parameters:
 // one per capture of the target region, in capture order.
 //
@@ -78,6 +81,15 @@ public:
 
   /// The kernel's descriptor.
   KernelDescriptor run();
+
+  /// What (arg K), (sarg K ...), (c L) and (v I) stand for in the source.
+  struct SourceNames {
+    std::map<unsigned, std::string> Args;
+    std::vector<std::string> Counters;
+    std::map<unsigned, std::string> Vars;
+  };
+  /// The names, once run() has returned.
+  SourceNames names() const;
 
 private:
   struct Capture {

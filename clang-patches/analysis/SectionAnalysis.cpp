@@ -6,12 +6,14 @@
 // analysis
 // (KernelAnalysis.h) and records the descriptor's text for the loop-window
 // pass of the same process (DescriptorRegistry.h), which puts it into the
-// x86_64 device image.
+// x86_64 device image. In the host compile job it also reports the
+// analysis as remarks when -Rpass=hetero and its kin ask (Remarks.h).
 //
 //===----------------------------------------------------------------------===//
 #include "DescriptorRegistry.h"
 #include "KernelAnalysis.h"
 #include "RegionLoop.h"
+#include "Remarks.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Mangle.h"
@@ -52,8 +54,9 @@ std::string checkedText(const KernelDescriptor &D, ASTContext &Ctx,
 
 class Visitor : public RecursiveASTVisitor<Visitor> {
 public:
-  explicit Visitor(ASTContext &Ctx)
-      : Ctx(Ctx), Names(std::make_unique<ASTNameGenerator>(Ctx)) {}
+  Visitor(ASTContext &Ctx, RemarkRequest Remarks)
+      : Ctx(Ctx), Names(std::make_unique<ASTNameGenerator>(Ctx)),
+        Remarks(Remarks) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {
@@ -80,18 +83,28 @@ public:
     if (PLoc.isInvalid())
       return true;
     KernelDescriptor Desc;
+    KernelAnalysis::SourceNames SourceNames;
     if (const auto *Combined = dyn_cast<OMPLoopDirective>(E)) {
-      Desc = KernelAnalysis(Ctx, *Combined).run();
+      KernelAnalysis A(Ctx, *Combined);
+      Desc = A.run();
+      SourceNames = A.names();
     } else {
       std::vector<const OMPExecutableDirective *> Levels;
       std::string Why;
-      if (const OMPLoopDirective *Loop = regionLoop(*E, Levels, Why))
-        Desc = KernelAnalysis(Ctx, *E, *Loop, std::move(Levels)).run();
-      else
+      if (const OMPLoopDirective *Loop = regionLoop(*E, Levels, Why)) {
+        KernelAnalysis A(Ctx, *E, *Loop, std::move(Levels));
+        Desc = A.run();
+        SourceNames = A.names();
+      } else {
         Desc.refuse(Why);
+      }
     }
     recordDescriptor(kernelKey(Parent, PLoc.getLine()),
                      checkedText(Desc, Ctx, E->getBeginLoc()));
+    // Once per loop: the host job sees every target region, as each
+    // device job does.
+    if (Remarks.any() && !Ctx.getLangOpts().OpenMPIsTargetDevice)
+      emitRemarks(Ctx, E->getBeginLoc(), Remarks, Desc, SourceNames);
     return true;
   }
 
@@ -105,23 +118,28 @@ private:
   ASTContext &Ctx;
   std::unique_ptr<ASTNameGenerator> Names;
   std::vector<const FunctionDecl *> Functions;
+  RemarkRequest Remarks;
 };
 
 class Consumer : public ASTConsumer {
 public:
+  explicit Consumer(RemarkRequest Remarks) : Remarks(Remarks) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (!Ctx.getLangOpts().OpenMP)
       return;
-    Visitor V(Ctx);
+    Visitor V(Ctx, Remarks);
     V.TraverseDecl(Ctx.getTranslationUnitDecl());
   }
+
+private:
+  RemarkRequest Remarks;
 };
 
 class SectionAnalysisAction : public PluginASTAction {
 protected:
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
-    return std::make_unique<Consumer>();
+    return std::make_unique<Consumer>(RemarkRequest::from(CI.getCodeGenOpts()));
   }
   bool ParseArgs(const CompilerInstance &,
                  const std::vector<std::string> &) override {
