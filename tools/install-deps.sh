@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(clang-19 clang-tools-19 libclang-rt-19-dev libomp-19-dev llvm-19-dev llvm-19-tools libclang-19-dev
       libhwloc-dev libffi-dev libzstd-dev libgtest-dev uthash-dev
       ninja-build cmake make patch xz-utils pkg-config python3 dpkg-dev
-      clang-format-19)
+      clang-format-19 openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -29,6 +29,7 @@ llvm::Error failure(const std::string &Why) {
 llvm::Error BackEnds::start(StarPUPool &Workers,
                             std::vector<std::string> &SettingErrors) {
   PhaseTimes Times;
+  shareNode();
   Host.reset(createPlugin_host());
   if (auto Err = Host->init())
     return Err;
@@ -88,12 +89,49 @@ void BackEnds::startCuda() {
   if (NumCudaDevices == 0)
     info(1, "no CUDA device found: the pool has CPU cores only");
   CudaUsable.assign(NumCudaDevices, false);
+  // A launcher that set CUDA_VISIBLE_DEVICES chose this rank's GPUs.
+  const char *Visible = getenv("CUDA_VISIBLE_DEVICES");
+  std::vector<int> Given = Rank.shared() && !Visible
+                               ? rankGpus(NumCudaDevices, Rank)
+                               : rankGpus(NumCudaDevices, NodeRank());
+  CudaGiven.assign(NumCudaDevices, false);
+  for (int G : Given)
+    CudaGiven[G] = true;
+  if (Rank.shared() && NumCudaDevices)
+    info(1, "node rank %u of %u: GPUs %s of %d%s", Rank.Rank, Rank.Size,
+         idListText(Given).c_str(), NumCudaDevices,
+         Visible ? " (CUDA_VISIBLE_DEVICES chose them)" : "");
+}
+
+void BackEnds::shareNode() {
+  if (!Config.NodeSplit)
+    return;
+  Rank = nodeRankFromEnv(getenv);
+  if (!Rank.shared())
+    return;
+  std::vector<int> Mask = processCores(), Online = onlineCores();
+  std::vector<int> Mine = rankCores(Mask, Online, Rank);
+  bool Narrowed = Mine != Mask;
+  std::string Err;
+  if (Narrowed && !restrictProcessTo(Mine, Err)) {
+    warning("node rank %u of %u: could not keep to cores %s (%s); the pool "
+            "uses cores %s",
+            Rank.Rank, Rank.Size, idListText(Mine).c_str(), Err.c_str(),
+            idListText(Mask).c_str());
+    return;
+  }
+  info(1, "node rank %u of %u (%s): cores %s%s", Rank.Rank, Rank.Size,
+       Rank.Source.c_str(), idListText(Mine).c_str(),
+       Narrowed ? " (its part of the node; HETERO_NODE_SPLIT=off keeps all)"
+                : " (as the launcher bound it)");
 }
 
 // After StarPU: its first start calibrates the bus and resets each device's
 // primary context, which would pull the context from under the cuda plugin.
 void BackEnds::startCudaDevices() {
   for (int D = 0; D < NumCudaDevices; ++D) {
+    if (!CudaGiven[D])
+      continue; // another rank's
     if (Cuda->init_device(D) != OFFLOAD_SUCCESS) {
       error("GPU %d failed to initialise; the pool carries on without it", D);
       continue;
@@ -113,8 +151,13 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
   // StarPU built with blocking drivers has one CUDA worker per GPU); they
   // make the GPU's context current before each chunk.
   StarPUPool::Config C;
-  C.NumGpus = NumCudaDevices;
-  C.NumCpus = NumSim + 1 + NumCudaDevices * (GpuSplit - 1);
+  for (int D = 0; D < NumCudaDevices; ++D)
+    if (CudaGiven[D])
+      C.GpuIds.push_back(D);
+  C.NumGpus = static_cast<int>(C.GpuIds.size());
+  if (C.NumGpus == NumCudaDevices)
+    C.GpuIds.clear(); // StarPU's own numbering: all of them
+  C.NumCpus = NumSim + 1 + C.NumGpus * (GpuSplit - 1);
   C.KeepUserCpus = Config.StarPUCpusSet;
   C.KeepUserCuda = Config.StarPUCudaSet;
   std::string Err;
@@ -132,6 +175,8 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
   size_t NextCpu = 0;
   for (int D = 0; D < NumCudaDevices; ++D) {
     auto It = CudaWorker.find(D);
+    if (!CudaGiven[D])
+      continue;
     if (!CudaUsable[D] || (HavePool && It == CudaWorker.end())) {
       if (CudaUsable[D])
         error("StarPU has no worker for GPU %d; the pool carries on without "

@@ -22,6 +22,7 @@
 #include "hetero/DataLayer.h"
 #include "hetero/Engine.h"
 #include "hetero/Log.h"
+#include "hetero/NodeShare.h"
 #include "hetero/Settings.h"
 #include "hetero/StarPUPool.h"
 
@@ -99,6 +100,9 @@ private:
   void addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
                   PhaseTimes &Times);
   void reportBus(const StarPUPool &Workers) const;
+  /// This rank's cores and GPUs when MPI ranks share the node.
+  void shareNode();
+  NodeRank Rank;
   void loadOnMembers(ImageGroup &G);
   void loadDescriptor(ImageGroup &G, HeteroKernel &K);
   void findWindows(ImageGroup &G, HeteroKernel &K);
@@ -115,6 +119,8 @@ private:
   int deviceOf(int Slot) const { return Slot / GpuSplit; }
   int NumSimulated = 0;
   std::vector<bool> CudaUsable;
+  // The GPUs this process may use: all, or its rank's (NodeShare.h).
+  std::vector<bool> CudaGiven;
   // OpenMP threads of the CPU pool's kernels without a thread_limit clause
   // (HETERO_CPU_THREADS; default: a core per GPU member left to its StarPU
   // worker).

@@ -12,6 +12,7 @@
 
 #include "hetero/Log.h"
 #include "hetero/Settings.h"
+#include "hetero/Trace.h"
 
 #include "PluginInterface.h"
 #include "Shared/Requirements.h"
@@ -241,6 +242,9 @@ llvm::Error HeteroPluginTy::init() {
     installCrashHandler();
   for (const std::string &W : misspeltSettings(environment()))
     warning("%s", W.c_str());
+  if (!Config.TraceFile.empty())
+    if (Status S = trace::start(Config.TraceFile); !S)
+      stopOnSettings({S.message()});
   if (auto Err = Back.start(Workers, Errors))
     return Err;
   if (!Errors.empty())
@@ -266,6 +270,8 @@ llvm::Error HeteroPluginTy::deinit() {
   PhaseTimes Times;
   Run->printStats(stderr);
   Run->saveShares();
+  if (Status S = trace::finish(); !S)
+    warning("%s", S.message().c_str());
   Times.mark("statistics and shares");
   Workers.stop();
   Times.mark("StarPU");

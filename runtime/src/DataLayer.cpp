@@ -1,11 +1,44 @@
 //===- DataLayer.cpp - Buffers over several memory nodes ------------------===//
 #include "hetero/DataLayer.h"
+#include "hetero/Trace.h"
 
 #include <algorithm>
 #include <cstring>
 #include <set>
 
 namespace hetero {
+
+namespace {
+
+/// "1.5 MiB": a copy's size in a trace event's name.
+std::string sizeText(uint64_t Bytes) {
+  char Text[32];
+  if (Bytes >= (uint64_t(1) << 20))
+    snprintf(Text, sizeof(Text), "%.1f MiB", Bytes / 1048576.0);
+  else if (Bytes >= 1024)
+    snprintf(Text, sizeof(Text), "%.1f KiB", Bytes / 1024.0);
+  else
+    snprintf(Text, sizeof(Text), "%llu B",
+             static_cast<unsigned long long>(Bytes));
+  return Text;
+}
+
+/// A copy between two nodes, begun at BeginUs, in the trace: on the lane of
+/// the node that is not the host (the destination's for d2d).
+void traceCopy(const NodeOps &From, NodeId FromId, const NodeOps &To,
+               NodeId ToId, uint64_t Bytes, double BeginUs) {
+  bool FromHost = FromId == HostNode, ToHost = ToId == HostNode;
+  const char *Dir =
+      FromHost ? (ToHost ? "h2h" : "h2d") : (ToHost ? "d2h" : "d2d");
+  std::string FromName = From.name(), ToName = To.name();
+  trace::event(ToHost ? FromName : ToName, "copy",
+               std::string(Dir) + " " + sizeText(Bytes), BeginUs, trace::now(),
+               "\"bytes\":" + std::to_string(Bytes) +
+                   ",\"from\":" + trace::quoted(FromName) +
+                   ",\"to\":" + trace::quoted(ToName));
+}
+
+} // namespace
 
 struct DataLayer::Buffer {
   uintptr_t Base = 0; // hetero device address == storage on the host node
@@ -233,8 +266,11 @@ bool DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
   if (!ensureStorage(Home, B))
     return false;
   char *Dst = static_cast<char *>(B.NodePtr[Home]) + Off;
+  double TraceBegin = trace::on() ? trace::now() : 0;
   if (!Nodes[Home]->copyFromHost(Dst, Src, Size))
     return false;
+  if (trace::on())
+    traceCopy(*Nodes[HostNode], HostNode, *Nodes[Home], Home, Size, TraceBegin);
   Stats.BytesH2D += Size;
   return true;
 }
@@ -288,6 +324,7 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
           StillMissing.push_back({Cursor, Have.Lo});
         const char *From = static_cast<char *>(B.NodePtr[S]) + Have.Lo;
         uint64_t Len = Have.Hi - Have.Lo;
+        double TraceBegin = trace::on() ? trace::now() : 0;
         if (S == HostNode) {
           std::memcpy(Out + (Have.Lo - Off), From, Len);
         } else if (!Nodes[S]->copyToHost(Out + (Have.Lo - Off), From, Len)) {
@@ -297,6 +334,9 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
                                      " to the host failed");
           return true;
         } else {
+          if (trace::on())
+            traceCopy(*Nodes[S], S, *Nodes[HostNode], HostNode, Len,
+                      TraceBegin);
           Stats.BytesD2H += Len;
         }
         Cursor = Have.Hi;
@@ -430,6 +470,7 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
   uint64_t Len = Hi - Lo;
   char *SrcP = static_cast<char *>(B.NodePtr[Src]) + Lo;
   char *DstP = static_cast<char *>(B.NodePtr[Dst]) + Lo;
+  double TraceBegin = trace::on() ? trace::now() : 0;
   bool Ok;
   if (Src == HostNode) {
     Ok = Nodes[Dst]->copyFromHost(DstP, SrcP, Len);
@@ -452,6 +493,8 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
                          "a copy of " + std::to_string(Len) + " bytes from " +
                              Nodes[Src]->name() + " to " + Nodes[Dst]->name() +
                              " failed");
+  if (trace::on())
+    traceCopy(*Nodes[Src], Src, *Nodes[Dst], Dst, Len, TraceBegin);
   if (B.Size == sizeof(void *) && Lo == 0 && Hi == B.Size)
     if (Status S = notePointerValue(B, Src); !S)
       return S;

@@ -3,6 +3,7 @@
 
 #include "LaunchRun.h"
 #include "hetero/Log.h"
+#include "hetero/Trace.h"
 
 #include <chrono>
 
@@ -48,6 +49,9 @@ void Engine::updateHome() {
 bool Engine::launch(const LaunchRequest &R) {
   std::lock_guard<std::mutex> Lock(LaunchMutex);
   const KernelTraits &K = *R.Kernel;
+  TraceSpan Traced("host", "launch", "");
+  if (Traced.active())
+    Traced.setName("launch " + trace::shortKernelName(K.Name));
   TransferStats &T = Layer.stats();
   uint64_t H2D = T.BytesH2D, D2D = T.BytesD2D, D2H = T.BytesD2H;
   auto Covers = [&](size_t M) { return Indirect.covers(M, R.Args); };

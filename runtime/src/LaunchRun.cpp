@@ -3,6 +3,7 @@
 
 #include "hetero/Log.h"
 #include "hetero/Reduction.h"
+#include "hetero/Trace.h"
 
 #include <algorithm>
 #include <chrono>
@@ -219,14 +220,21 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
            Run.Lo = C.Lo;
            Run.Hi = C.Hi;
            Run.Args = C.NodeArgs;
+           double TraceBegin = trace::on() ? trace::now() : 0;
            auto Start = std::chrono::steady_clock::now();
            bool Ok = E.Back.run(R.BackendLaunch, Run);
            Seconds[I] = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - Start)
                             .count();
+           if (trace::on())
+             traceChunk(C, TraceBegin, Ok);
            return Ok;
          }});
   }
+  TraceSpan Wait("host", "wait", "");
+  if (Wait.active())
+    Wait.setName("wait for " + std::to_string(Tasks.size()) +
+                 (Tasks.size() == 1 ? " chunk" : " chunks"));
   std::vector<bool> Ok = E.Run(Tasks);
   for (size_t I = 0; I < Which.size(); ++I) {
     const Chunk &C = Chunks[Which[I]];
@@ -235,6 +243,22 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
       Usage[C.Member].Iterations += C.Whole ? R.TripCount : C.Hi - C.Lo;
   }
   return Ok;
+}
+
+void LaunchRun::traceChunk(const Chunk &C, double BeginUs, bool Ok) const {
+  std::string Kernel = trace::shortKernelName(K.Name);
+  std::string Name = C.Whole ? Kernel + " (whole)"
+                             : Kernel + " [" + std::to_string(C.Lo) + "," +
+                                   std::to_string(C.Hi) + ")";
+  std::string Args = "\"kernel\":" + trace::quoted(K.Name);
+  if (!C.Whole)
+    Args += ",\"lo\":" + std::to_string(C.Lo) +
+            ",\"hi\":" + std::to_string(C.Hi) +
+            ",\"iterations\":" + std::to_string(C.Hi - C.Lo);
+  if (!Ok)
+    Args += ",\"failed\":true";
+  trace::event(member(C.Member).name(), "chunk", Name, BeginUs, trace::now(),
+               Args);
 }
 
 /// A chunk that updates in place (reads what it writes) cannot run again if

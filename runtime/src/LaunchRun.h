@@ -69,6 +69,8 @@ private:
   Status prepareSections(Chunk &C);
   Status preparePrivates(size_t C);
   std::vector<bool> runChunks(const std::vector<size_t> &Which);
+  /// Records chunk C, run from BeginUs until now, in the HETERO_TRACE file.
+  void traceChunk(const Chunk &C, double BeginUs, bool Ok) const;
   /// Runs every chunk; the chunks of a member that fails run again on the
   /// first of Candidates() (members that may run them, best first) that has
   /// room, members of the other kind (another image) before the failed

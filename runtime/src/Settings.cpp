@@ -28,7 +28,7 @@ const char *const KnownSettings[] = {
     "HETERO_MEMBER",       "HETERO_MEMBERS",     "HETERO_CHUNKS",
     "HETERO_MIN_CHUNK",    "HETERO_CPU_THREADS", "HETERO_HOST_COPY",
     "HETERO_SHARES",       "HETERO_SHARES_FILE", "HETERO_GPU_SPLIT",
-    "HETERO_PROBE_AFTER"};
+    "HETERO_PROBE_AFTER",  "HETERO_TRACE",       "HETERO_NODE_SPLIT"};
 
 /// Names of hetero's other tools (compiler driver, scripts): never typos.
 const char *const OtherHeteroNames[] = {
@@ -260,6 +260,14 @@ Settings readSettings(const GetEnvFn &GetEnv,
     S.SharesFile = std::string(Cache) + "/hetero/shares.txt";
   } else if (const char *Home = GetEnv("HOME"); Home && *Home) {
     S.SharesFile = std::string(Home) + "/.cache/hetero/shares.txt";
+  }
+  if (std::string_view V = Value("HETERO_TRACE"); !V.empty())
+    S.TraceFile = std::string(V);
+  if (std::string_view V = Value("HETERO_NODE_SPLIT"); !V.empty()) {
+    if (V == "auto" || V == "off")
+      S.NodeSplit = V == "auto";
+    else
+      Reject("HETERO_NODE_SPLIT", V, "expected auto or off");
   }
   S.StarPUCpusSet = GetEnv("STARPU_NCPU") || GetEnv("STARPU_NCPUS");
   S.StarPUCudaSet = GetEnv("STARPU_NCUDA") != nullptr;

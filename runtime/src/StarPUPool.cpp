@@ -72,8 +72,14 @@ bool StarPUPool::start(const Config &C, std::string &Err) {
   starpu_conf_init(&Conf);
   if (!C.KeepUserCpus)
     Conf.ncpus = C.NumCpus;
-  if (!C.KeepUserCuda)
+  if (!C.KeepUserCuda) {
     Conf.ncuda = C.NumGpus;
+    if (!C.GpuIds.empty() && C.GpuIds.size() <= STARPU_NMAXWORKERS) {
+      Conf.use_explicit_workers_cuda_gpuid = 1;
+      for (size_t I = 0; I < C.GpuIds.size(); ++I)
+        Conf.workers_cuda_gpuid[I] = static_cast<unsigned>(C.GpuIds[I]);
+    }
+  }
   Conf.nopencl = 0;
   Conf.nmic = 0;
   Conf.nmpi_ms = 0;

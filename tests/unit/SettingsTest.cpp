@@ -114,6 +114,8 @@ TEST(Settings, DefaultsWhenUnsetOrEmpty) {
   EXPECT_EQ(S.Chunks, 1u);
   EXPECT_EQ(S.MinChunk, 16u);
   EXPECT_EQ(S.ProbeAfterMs, 50u);
+  EXPECT_TRUE(S.TraceFile.empty());
+  EXPECT_TRUE(S.NodeSplit);
   EXPECT_EQ(S.Simulate, 0u);
   EXPECT_EQ(S.SimulateMemory, 0u);
   EXPECT_FALSE(S.MembersListed);
@@ -138,10 +140,14 @@ TEST(Settings, ValuesRead) {
                     {"HETERO_HOST_COPY", "1"},
                     {"HETERO_SHARES", "fixed"},
                     {"HETERO_GPU_SPLIT", "2"},
-                    {"HETERO_PROBE_AFTER", "0"}},
+                    {"HETERO_PROBE_AFTER", "0"},
+                    {"HETERO_TRACE", "/tmp/t.json"},
+                    {"HETERO_NODE_SPLIT", "off"}},
                    S)
                   .empty());
   EXPECT_EQ(S.Info, 2);
+  EXPECT_EQ(S.TraceFile, "/tmp/t.json");
+  EXPECT_FALSE(S.NodeSplit);
   EXPECT_EQ(S.ProbeAfterMs, 0u);
   EXPECT_EQ(S.GpuSplit, 2u);
   EXPECT_TRUE(S.Stats);
@@ -194,6 +200,7 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAccepted) {
        "HETERO_GPU_SPLIT=9: expected an integer from 1 to 8"},
       {"HETERO_PROBE_AFTER", "50ms",
        "HETERO_PROBE_AFTER=50ms: expected an integer from 0 to 86400000"},
+      {"HETERO_NODE_SPLIT", "1", "HETERO_NODE_SPLIT=1: expected auto or off"},
       {"HETERO_CPU_THREADS", "-1",
        "HETERO_CPU_THREADS=-1: expected an integer from 1 to"},
       {"HETERO_CPU_THREADS", "abc",

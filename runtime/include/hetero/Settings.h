@@ -33,6 +33,8 @@
 // | HETERO_SHARES          | measured or fixed                       | measured|
 // | HETERO_SHARES_FILE     | a file path, or none                    | note    |
 // | HETERO_PROBE_AFTER     | 0 .. 86400000 milliseconds              | 50      |
+// | HETERO_TRACE           | a file path (Chrome trace JSON)         | none    |
+// | HETERO_NODE_SPLIT      | auto or off                             | auto    |
 // clang-format on
 //
 // (HETERO_SHARES_FILE's default: $XDG_CACHE_HOME/hetero/shares.txt, else
@@ -49,6 +51,11 @@
 // the data there and back (a few to a few hundred milliseconds), which a
 // short run or a light kernel never wins back (ShareModel.h).
 // (HETERO_CPU_THREADS' default: the cores less one per GPU member.)
+// HETERO_TRACE=<file> writes a timeline of every chunk, copy and wait per
+// member (Trace.h). HETERO_NODE_SPLIT=auto: when an MPI launcher says
+// several ranks share this node, each rank's pool takes its own part of the
+// cores it may run on and of the GPUs it sees (NodeShare.h); off: the whole
+// of both, as without a launcher.
 // HETERO_GPU_SPLIT=k presents each GPU as k members cuda:<n>.0 ..
 // cuda:<n>.<k-1>, each with its own memory node (a k-th of the GPU's
 // memory), image copy, loop windows and worker, copying between each other
@@ -97,6 +104,8 @@ struct Settings {
   bool FixedShares = false;
   uint64_t ProbeAfterMs = 50;
   std::string SharesFile; // empty: none
+  std::string TraceFile;  // empty: no trace
+  bool NodeSplit = true;
   /// STARPU_NCPU (or STARPU_NCPUS) / STARPU_NCUDA are set: StarPU's own
   /// settings, which then override hetero's worker counts.
   bool StarPUCpusSet = false;

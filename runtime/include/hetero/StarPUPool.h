@@ -22,6 +22,8 @@ class StarPUPool {
 public:
   struct Config {
     int NumGpus = 0; // CUDA devices the plugin could initialise
+    // Their CUDA ordinals when not 0..NumGpus-1 (a rank's GPUs, NodeShare.h).
+    std::vector<int> GpuIds;
     int NumCpus = 1; // CPU workers
     // The user set STARPU_NCPU(S) / STARPU_NCUDA: StarPU reads them itself.
     bool KeepUserCpus = false;
