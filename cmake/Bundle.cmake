@@ -4,7 +4,7 @@ set(HETERO_BUNDLE_ARCH sm_90 CACHE STRING "GPU architecture of the bundle's preb
 add_custom_target(bundle
   COMMAND ${CMAKE_SOURCE_DIR}/tools/make-bundle.sh ${CMAKE_BINARY_DIR}
           ${CMAKE_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/.bundle ${HETERO_BUNDLE_ARCH}
-  DEPENDS examples offload
+  DEPENDS examples offload hetero-info
   USES_TERMINAL)
 
 # LLVM's own offload test suite, stock host plugin vs hetero, side by side

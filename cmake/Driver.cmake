@@ -17,3 +17,16 @@ endforeach()
 set(HETERO_CLANG ${HETERO_BIN_DIR}/clang)
 set(HETERO_CLANGXX ${HETERO_BIN_DIR}/clang++)
 
+
+# hetero-info (tools/hetero-info): the pool report, from hetero's
+# libomptarget, found through the same rpaths as a hetero-built program.
+add_executable(hetero-info ${CMAKE_SOURCE_DIR}/tools/hetero-info/hetero-info.c)
+add_dependencies(hetero-info offload)
+target_compile_options(hetero-info PRIVATE -Wall -Wextra -Werror)
+target_link_options(hetero-info PRIVATE -L${HETERO_LIB_DIR}
+  "-Wl,-rpath,\$ORIGIN/../lib" -Wl,-rpath,${HETERO_LIB_DIR}
+  -Wl,-rpath,${HETERO_LLVM_PREFIX}/lib)
+target_link_libraries(hetero-info PRIVATE omptarget)
+set_target_properties(hetero-info PROPERTIES
+  RUNTIME_OUTPUT_DIRECTORY ${HETERO_BIN_DIR}
+  BUILD_WITH_INSTALL_RPATH ON)

@@ -29,6 +29,7 @@ ExternalProject_Add(offload
     -DHETERO_RUNTIME_DIR=${CMAKE_SOURCE_DIR}/runtime
     -DHETERO_STARPU_PREFIX=${HETERO_STARPU_PREFIX}
     -DHETERO_CUDA_PATH=${HETERO_CUDA_PATH}
+    -DHETERO_VERSION=${PROJECT_VERSION}
   LIST_SEPARATOR |
   # Our plugin and runtime sources live outside the external project: let
   # ninja decide what is stale on every build.

@@ -4,10 +4,12 @@ and under hetero, in the same invocation on the same machine, repeated. For
 every run it records the example's own timed region (its rate on stderr), the
 whole process's wall time and its peak RSS; prints a table of medians and
 ratios to the baseline, checks the answers agree, writes bench.csv and, with
---plot, bench.png (matplotlib, when installed).
+--plot, bench.png (matplotlib, when installed); with --trace, one HETERO_TRACE
+timeline per case and hetero configuration (trace-plot.py draws it).
 
   bench.py [--bin DIR] [--plain-bin DIR] [--out DIR] [--reps N]
            [--cases jacobi,cg,...] [--configs stock,hetero,...] [--plot]
+           [--trace]
 
 Configurations:
   stock        the baseline: the example built by plain clang-19 (nvptx64 and
@@ -208,6 +210,27 @@ def plot(rows, configs, path):
     print("bench: %s" % path)
 
 
+def trace_case(case, configs, argv, gpus, out, here):
+    """One untimed run per hetero configuration with HETERO_TRACE, drawn
+    with trace-plot.py (beside this script) when it is there."""
+    plotter = os.path.join(here, "trace-plot.py")
+    for cfg in configs:
+        if not cfg.startswith("hetero"):
+            continue
+        env = config_env(cfg, gpus)
+        path = os.path.join(os.path.abspath(out),
+                            "trace-%s-%s.json" % (case, cfg))
+        env["HETERO_TRACE"] = path
+        st, _, err, _, _ = run_once(argv, env)
+        if st != 0:
+            sys.stderr.write(err[-2000:])
+            sys.exit("bench: traced run of %s %s failed" % (case, cfg))
+        if os.path.exists(plotter):
+            subprocess.run([sys.executable, plotter, path,
+                            path[:-len(".json")] + ".png", "--title",
+                            "%s, %s" % (case, cfg)], check=False)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -222,6 +245,10 @@ def main():
     p.add_argument("--cases", default=",".join(CASES))
     p.add_argument("--configs", default=None)
     p.add_argument("--plot", action="store_true")
+    p.add_argument("--trace", action="store_true",
+                   help="after the timed repetitions, one more run of each "
+                   "case per hetero configuration with HETERO_TRACE: "
+                   "trace-<case>-<config>.json and .png in --out (not timed)")
     a = p.parse_args()
     bin_dir = a.bin
     if not bin_dir:
@@ -272,6 +299,9 @@ def main():
                                    prog)
                 measure_one(case, cfg, [exe] + args, config_env(cfg, gpus),
                             rate_re, runs[cfg])
+        if a.trace:
+            trace_case(case, configs, [os.path.join(bin_dir, prog)] + args,
+                       gpus, a.out, here)
         case_rows = []
         for cfg in configs:
             rates, walls, rss = (runs[cfg]["rates"], runs[cfg]["walls"],

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Packs what the GPU machines need to run hetero programs and tests, where
 # nothing can be installed and no compiler exists:
-#   bin/      the examples, built for hetero
+#   bin/      the examples, built for hetero, and hetero-info
 #   bin-plain/  the same examples built by plain clang-19 (bench.py's stock)
 #   lib/      libomptarget (with the hetero plugin), StarPU and the rest of
 #             the runtime closure (CUDA's own libraries are on those machines)
 #   lit/      lit, the lit suite with its programs prebuilt, FileCheck, not
 #   run-gpu-tests.sh
-#   tools/    bench.py and same_answers.py
+#   tools/    bench.py, same_answers.py and trace-plot.py
 # into <out-dir>/hetero-bundle.tar.xz (at most 64 MiB, checked).
 #
 #   make-bundle.sh <build-dir> <source-dir> <out-dir> [gpu-arch]
@@ -20,7 +20,7 @@ trap 'rm -rf "$stage"' EXIT
 b=$stage/hetero-bundle
 mkdir -p "$b/bin" "$b/bin-plain" "$b/lib" "$b/lit/tools" "$b/lit/prebuilt"
 
-cp "$build"/examples/bin/* "$b/bin/"
+cp "$build"/examples/bin/* "$build/bin/hetero-info" "$b/bin/"
 cp "$build"/examples/bin-plain/* "$b/bin-plain/"
 cp -P "$build"/lib/libomptarget.so* "$b/lib/"
 cp /usr/lib/llvm-19/bin/FileCheck /usr/lib/llvm-19/bin/not "$b/lit/tools/"
@@ -50,7 +50,7 @@ cp -L /usr/lib/llvm-19/lib/libomp.so.5 "$b/lib/libomp.so.5"
 
 mkdir -p "$b/tools"
 cp "$src/tools/run-gpu-tests.sh" "$b/"
-cp "$src/tools/bench.py" "$src/tools/same_answers.py" "$b/tools/"
+cp "$src/tools/bench.py" "$src/tools/same_answers.py" "$src/tools/trace-plot.py" "$b/tools/"
 chmod +x "$b/run-gpu-tests.sh" "$b"/tools/*.py
 tar -C "$stage" -cJf "$out/hetero-bundle.tar.xz" hetero-bundle
 size=$(stat -c %s "$out/hetero-bundle.tar.xz")

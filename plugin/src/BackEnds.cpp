@@ -48,6 +48,7 @@ llvm::Error BackEnds::start(StarPUPool &Workers,
     error("this CPU has no FMA instructions, which the x86_64 image of "
           "hetero programs uses: CPU cores and simulated accelerators stay "
           "out of the pool");
+    LeftOut.push_back("cpu: this CPU has no FMA instructions");
     NumSim = 0;
   }
   // Each simulated accelerator runs its own copy of the x86_64 image (own
@@ -76,18 +77,24 @@ llvm::Error BackEnds::start(StarPUPool &Workers,
 }
 
 void BackEnds::startCuda() {
-  if (Config.DisableCuda)
+  if (Config.DisableCuda) {
+    LeftOut.push_back("GPUs: HETERO_DISABLE_CUDA=1");
     return;
+  }
   Cuda.reset(createPlugin_cuda());
   if (auto Err = Cuda->init()) {
+    std::string Why = llvm::toString(std::move(Err));
     info(1, "no CUDA driver usable (%s): the pool has CPU cores only",
-         llvm::toString(std::move(Err)).c_str());
+         Why.c_str());
+    LeftOut.push_back("GPUs: no CUDA driver usable (" + Why + ")");
     Cuda.reset();
     return;
   }
   NumCudaDevices = Cuda->number_of_devices();
-  if (NumCudaDevices == 0)
+  if (NumCudaDevices == 0) {
     info(1, "no CUDA device found: the pool has CPU cores only");
+    LeftOut.push_back("GPUs: the CUDA driver found none");
+  }
   CudaUsable.assign(NumCudaDevices, false);
   // A launcher that set CUDA_VISIBLE_DEVICES chose this rank's GPUs.
   const char *Visible = getenv("CUDA_VISIBLE_DEVICES");
@@ -97,6 +104,11 @@ void BackEnds::startCuda() {
   CudaGiven.assign(NumCudaDevices, false);
   for (int G : Given)
     CudaGiven[G] = true;
+  for (int D = 0; D < NumCudaDevices; ++D)
+    if (!CudaGiven[D])
+      LeftOut.push_back(
+          "cuda:" + std::to_string(D) + ": another rank's (node rank " +
+          std::to_string(Rank.Rank) + " of " + std::to_string(Rank.Size) + ")");
   if (Rank.shared() && NumCudaDevices)
     info(1, "node rank %u of %u: GPUs %s of %d%s", Rank.Rank, Rank.Size,
          idListText(Given).c_str(), NumCudaDevices,
@@ -134,6 +146,7 @@ void BackEnds::startCudaDevices() {
       continue; // another rank's
     if (Cuda->init_device(D) != OFFLOAD_SUCCESS) {
       error("GPU %d failed to initialise; the pool carries on without it", D);
+      LeftOut.push_back("cuda:" + std::to_string(D) + ": failed to initialise");
       continue;
     }
     CudaUsable[D] = true;
@@ -182,6 +195,9 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
         error("StarPU has no worker for GPU %d; the pool carries on without "
               "it",
               D);
+      if (CudaUsable[D])
+        LeftOut.push_back("cuda:" + std::to_string(D) +
+                          ": StarPU has no worker for it");
       continue;
     }
     uint64_t PartBytes = 0;

@@ -66,6 +66,10 @@ public:
 
   BackEnds(const Settings &S, DataLayer &Layer) : Config(S), Layer(Layer) {}
 
+  /// The pool report of hetero-info (PoolReport.cpp): members, memories,
+  /// peer access, bandwidths, versions, settings, what was left out.
+  void describe(FILE *Out, const StarPUPool &Workers) const;
+
   /// Starts the back ends and StarPU; fills the pool. An error when nothing
   /// can run kernels; a setting the back ends cannot honour goes to
   /// SettingErrors (the plugin then stops).
@@ -129,6 +133,8 @@ private:
   // unless the user set KMP_BLOCKTIME; -1 leaves libomp's.
   int CpuBlocktime = -1;
   Pool Members;
+  // What kept a device or the CPU out of the pool, for hetero-info.
+  std::vector<std::string> LeftOut;
   ImageTable Images;
   std::mutex KernelsMutex;
   std::vector<std::unique_ptr<HeteroKernel>> Kernels;

@@ -204,6 +204,11 @@ public:
     return OFFLOAD_SUCCESS;
   }
   void print_device_info(int32_t) override;
+  /// hetero-info's report; false when the pool has no member.
+  bool describe(FILE *Out) {
+    Back.describe(Out, Workers);
+    return !Back.members().empty();
+  }
   void set_info_flag(uint32_t Level) override { Back.setInfoFlag(Level); }
   int32_t set_device_identifier(int32_t UserId, int32_t) override {
     Back.setDeviceIdentifier(UserId);
@@ -380,4 +385,30 @@ void HeteroPluginTy::print_device_info(int32_t) {
 
 extern "C" GenericPluginTy *createPlugin_hetero() {
   return new hetero::HeteroPluginTy();
+}
+
+// Exported from libomptarget.so (clang-patches/llvm/0005).
+
+/// Whose libomptarget this is: a hetero-built program checks for it when it
+/// starts under LIBOMPTARGET_PLUGIN=hetero (clang-patches/driver).
+extern "C" __attribute__((visibility("default"))) const char *
+__hetero_runtime_version() {
+  return "hetero " HETERO_VERSION;
+}
+
+/// hetero-info: starts a pool of its own (not libomptarget's device), as a
+/// program would, prints what it found and stops it. 0 when the pool has a
+/// member; a pool that cannot start says why and returns 1.
+extern "C" __attribute__((visibility("default"))) int __hetero_info(FILE *Out) {
+  hetero::HeteroPluginTy Plugin;
+  if (auto Err = Plugin.init()) {
+    fprintf(Out, "hetero-info: the pool did not start: %s\n",
+            llvm::toString(std::move(Err)).c_str());
+    return 1;
+  }
+  bool HasMembers = Plugin.describe(Out);
+  fflush(Out);
+  if (auto Err = Plugin.deinit())
+    llvm::consumeError(std::move(Err));
+  return HasMembers ? 0 : 1;
 }

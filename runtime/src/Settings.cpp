@@ -274,6 +274,45 @@ Settings readSettings(const GetEnvFn &GetEnv,
   return S;
 }
 
+std::vector<std::string> settingsInForce(const Settings &S,
+                                         const GetEnvFn &GetEnv) {
+  auto Flag = [](bool B) { return std::string(B ? "1" : "0"); };
+  auto Num = [](uint64_t N) { return std::to_string(N); };
+  std::string Members;
+  for (const MemberShare &M : S.Members)
+    Members += (Members.empty() ? "" : ",") + M.Name +
+               (M.Weight >= 0 ? "=" + std::to_string(M.Weight) : "");
+  const std::pair<const char *, std::string> Values[] = {
+      {"HETERO_INFO", Num(S.Info)},
+      {"HETERO_STATS", Flag(S.Stats)},
+      {"HETERO_BACKTRACE", Flag(S.Backtrace)},
+      {"HETERO_DISABLE_CUDA", Flag(S.DisableCuda)},
+      {"HETERO_SIMULATE", Num(S.Simulate)},
+      {"HETERO_SIMULATE_MEMORY",
+       S.SimulateMemory ? Num(S.SimulateMemory) : "unlimited"},
+      {"HETERO_GPU_SPLIT", Num(S.GpuSplit)},
+      {"HETERO_MEMBER", S.Member.empty() ? "none" : S.Member},
+      {"HETERO_MEMBERS", S.MembersListed ? Members : "all"},
+      {"HETERO_CHUNKS", Num(S.Chunks)},
+      {"HETERO_MIN_CHUNK", Num(S.MinChunk)},
+      {"HETERO_CPU_THREADS",
+       S.CpuThreads ? Num(S.CpuThreads) : "the cores less one per GPU member"},
+      {"HETERO_HOST_COPY", Flag(S.HostCopy)},
+      {"HETERO_SHARES", S.FixedShares ? "fixed" : "measured"},
+      {"HETERO_SHARES_FILE", S.SharesFile.empty() ? "none" : S.SharesFile},
+      {"HETERO_PROBE_AFTER", Num(S.ProbeAfterMs)},
+      {"HETERO_TRACE", S.TraceFile.empty() ? "none" : S.TraceFile},
+      {"HETERO_NODE_SPLIT", S.NodeSplit ? "auto" : "off"},
+  };
+  std::vector<std::string> Out;
+  for (const auto &[Name, Value] : Values) {
+    const char *Set = GetEnv(Name);
+    Out.push_back(std::string(Name) + "=" + Value +
+                  (Set && *Set ? "" : " (default)"));
+  }
+  return Out;
+}
+
 void checkSettingsAgainstPool(const Settings &S,
                               const std::vector<std::string> &PoolMembers,
                               unsigned Cores,

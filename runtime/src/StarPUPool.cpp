@@ -101,6 +101,13 @@ bool StarPUPool::start(const Config &C, std::string &Err) {
   return true;
 }
 
+std::string StarPUPool::version() {
+  int Major = 0, Minor = 0, Release = 0;
+  starpu_get_version(&Major, &Minor, &Release);
+  return std::to_string(Major) + "." + std::to_string(Minor) + "." +
+         std::to_string(Release);
+}
+
 void StarPUPool::stop() {
   if (!Started)
     return;

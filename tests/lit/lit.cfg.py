@@ -93,3 +93,8 @@ config.substitutions.append(("%gpu0", gpu0))
 config.substitutions.append(("%FileCheck", "%s -DGPU0=%s" % (
     os.path.join(config.hetero_llvm_bin_dir, "FileCheck"), gpu0)))
 config.substitutions.append(("%not", os.path.join(config.hetero_llvm_bin_dir, "not")))
+config.substitutions.append(("%hetero-info", os.path.join(config.hetero_bin_dir, "hetero-info")))
+config.substitutions.append(
+    ("%trace-plot", "python3 " + os.path.join(config.hetero_source_dir, "tools", "trace-plot.py")))
+config.substitutions.append(
+    ("%trace-check", "python3 " + os.path.join(config.test_source_root, "Inputs", "trace-check.py")))

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 using namespace hetero;
@@ -289,4 +290,26 @@ TEST(Settings, SharesFileDefaultsToTheUsersCache) {
   EXPECT_EQ(S.SharesFile, "/tmp/s");
   ASSERT_TRUE(read({}, S).empty());
   EXPECT_EQ(S.SharesFile, "");
+}
+
+TEST(Settings, InForceListsEverySettingAndItsDefaults) {
+  Settings S;
+  std::map<std::string, std::string> Env = {{"HETERO_CHUNKS", "4"}};
+  std::vector<std::string> Errors;
+  S = readSettings(
+      [&](const char *N) -> const char * {
+        auto It = Env.find(N);
+        return It == Env.end() ? nullptr : It->second.c_str();
+      },
+      Errors);
+  std::vector<std::string> Lines = settingsInForce(S, [&](const char *N) {
+    auto It = Env.find(N);
+    return It == Env.end() ? nullptr : It->second.c_str();
+  });
+  EXPECT_EQ(Lines.size(), 18u);
+  EXPECT_NE(std::find(Lines.begin(), Lines.end(), "HETERO_CHUNKS=4"),
+            Lines.end());
+  EXPECT_NE(
+      std::find(Lines.begin(), Lines.end(), "HETERO_PROBE_AFTER=50 (default)"),
+      Lines.end());
 }

@@ -131,6 +131,11 @@ void checkSettingsAgainstPool(const Settings &S,
                               const std::vector<std::string> &PoolMembers,
                               unsigned Cores, std::vector<std::string> &Errors);
 
+/// Every setting's value in force, as NAME=value, with " (default)" where
+/// the environment left it unset (hetero-info).
+std::vector<std::string> settingsInForce(const Settings &S,
+                                         const GetEnvFn &GetEnv);
+
 /// For each unknown HETERO_ variable among Names (NAME=value strings, as in
 /// environ) that is one or two edits from a setting: "<NAME> is not a hetero
 /// setting; did you mean <SETTING>?".

@@ -55,6 +55,8 @@ public:
   double bandwidth(int From, int To) const;
   /// StarPU's view of the topology (hwloc): workers, cores, memories.
   void printTopology(FILE *Out) const;
+  /// "1.3.10": the StarPU library in use.
+  static std::string version();
 
   ~StarPUPool() { stop(); }
 

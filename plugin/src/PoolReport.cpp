@@ -1,0 +1,220 @@
+//===- PoolReport.cpp - What hetero-info prints about the pool ------------===//
+//
+// hetero-info's report (BackEnds::describe): the versions in use, every pool
+// member with its memory, compute capability and cores, which GPUs reach
+// each other directly, StarPU's measured bandwidths between the members'
+// memories, the settings in force and whatever kept a device out. The CUDA
+// details come from the driver the cuda back end already loaded.
+//
+//===----------------------------------------------------------------------===//
+#include "BackEnds.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+
+extern char **environ;
+
+namespace hetero {
+namespace {
+
+/// The few CUDA driver calls the report needs, from the libcuda the cuda
+/// back end loaded (none when it did not).
+class CudaDriver {
+public:
+  CudaDriver() {
+    Lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (!Lib)
+      return;
+    DriverGetVersion =
+        reinterpret_cast<int (*)(int *)>(dlsym(Lib, "cuDriverGetVersion"));
+    DeviceGetName = reinterpret_cast<int (*)(char *, int, int)>(
+        dlsym(Lib, "cuDeviceGetName"));
+    DeviceGetAttribute = reinterpret_cast<int (*)(int *, int, int)>(
+        dlsym(Lib, "cuDeviceGetAttribute"));
+    DeviceCanAccessPeer = reinterpret_cast<int (*)(int *, int, int)>(
+        dlsym(Lib, "cuDeviceCanAccessPeer"));
+  }
+  ~CudaDriver() {
+    if (Lib)
+      dlclose(Lib);
+  }
+  std::string version() const {
+    int V = 0;
+    if (!DriverGetVersion || DriverGetVersion(&V) != 0)
+      return "not loaded";
+    return std::to_string(V / 1000) + "." + std::to_string(V % 1000 / 10);
+  }
+  std::string name(int Dev) const {
+    char Name[256] = {};
+    if (!DeviceGetName || DeviceGetName(Name, sizeof(Name), Dev) != 0)
+      return "?";
+    return Name;
+  }
+  int attribute(int Attr, int Dev) const {
+    int V = -1;
+    if (!DeviceGetAttribute || DeviceGetAttribute(&V, Attr, Dev) != 0)
+      return -1;
+    return V;
+  }
+  /// 1 or 0; -1 when unknown.
+  int canAccessPeer(int Dev, int Peer) const {
+    int V = -1;
+    if (!DeviceCanAccessPeer || DeviceCanAccessPeer(&V, Dev, Peer) != 0)
+      return -1;
+    return V;
+  }
+
+private:
+  void *Lib = nullptr;
+  int (*DriverGetVersion)(int *) = nullptr;
+  int (*DeviceGetName)(char *, int, int) = nullptr;
+  int (*DeviceGetAttribute)(int *, int, int) = nullptr;
+  int (*DeviceCanAccessPeer)(int *, int, int) = nullptr;
+};
+
+// CUdevice_attribute values (cuda.h).
+constexpr int MultiprocessorCount = 16;
+constexpr int ComputeCapabilityMajor = 75;
+constexpr int ComputeCapabilityMinor = 76;
+
+std::string gib(uint64_t Bytes) {
+  char Text[32];
+  snprintf(Text, sizeof(Text), "%.1f GiB", Bytes / 1073741824.0);
+  return Text;
+}
+
+std::string cpuModel() {
+  std::ifstream In("/proc/cpuinfo");
+  std::string Line;
+  while (std::getline(In, Line))
+    if (Line.rfind("model name", 0) == 0) {
+      size_t Colon = Line.find(':');
+      return Colon == std::string::npos ? Line : Line.substr(Colon + 2);
+    }
+  return "?";
+}
+
+} // namespace
+
+void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
+  CudaDriver Driver;
+  fprintf(Out,
+          "versions: hetero %s, LLVM offload runtime 19.1.7, StarPU %s, "
+          "CUDA driver %s\n",
+          HETERO_VERSION, StarPUPool::version().c_str(),
+          Cuda ? Driver.version().c_str() : "not used");
+  fprintf(Out, "pool: %zu member%s (one OpenMP device)\n", Members.size(),
+          Members.size() == 1 ? "" : "s");
+  for (const Member &M : Members) {
+    std::string What;
+    switch (M.Kind) {
+    case MemberKind::Gpu: {
+      uint64_t Bytes = 0;
+      if (auto Err = Cuda->getDevice(M.Device).getDeviceMemorySize(Bytes))
+        llvm::consumeError(std::move(Err));
+      if (M.Part >= 0)
+        Bytes /= static_cast<uint64_t>(GpuSplit);
+      int Major = Driver.attribute(ComputeCapabilityMajor, M.Device);
+      int Minor = Driver.attribute(ComputeCapabilityMinor, M.Device);
+      What = "GPU " + Driver.name(M.Device) + ", compute capability " +
+             std::to_string(Major) + "." + std::to_string(Minor) + ", " +
+             std::to_string(Driver.attribute(MultiprocessorCount, M.Device)) +
+             " SMs, " + gib(Bytes) + " memory" +
+             (M.Part >= 0 ? " (part " + std::to_string(M.Part) + " of " +
+                                std::to_string(GpuSplit) + ")"
+                          : "");
+      break;
+    }
+    case MemberKind::Simulated:
+      What = "simulated accelerator (a CPU worker with private memory" +
+             std::string(Config.SimulateMemory
+                             ? ", " + gib(Config.SimulateMemory) + ")"
+                             : ")");
+      break;
+    case MemberKind::CpuPool: {
+      std::vector<int> Cores = processCores();
+      uint64_t Host = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                      static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+      What = "CPU pool, " + cpuModel() + ", cores " + idListText(Cores) + " (" +
+             std::to_string(Cores.size()) + "), kernels on " +
+             std::to_string(CpuThreads) + " threads, " + gib(Host) +
+             " host memory";
+      break;
+    }
+    }
+    fprintf(Out, "  %-9s %s; memory node %d, StarPU worker %d\n",
+            M.name().c_str(), What.c_str(), M.Node, M.WorkerId);
+  }
+
+  std::vector<const Member *> Gpus;
+  for (const Member &M : Members)
+    if (M.Kind == MemberKind::Gpu && M.Part <= 0)
+      Gpus.push_back(&M);
+  if (Gpus.size() > 1) {
+    fprintf(Out, "peer access (GPU to GPU copies without the host):\n");
+    for (const Member *A : Gpus)
+      for (const Member *B : Gpus)
+        if (A != B) {
+          int P = Driver.canAccessPeer(A->Device, B->Device);
+          fprintf(Out, "  cuda:%d -> cuda:%d %s\n", A->Device, B->Device,
+                  P == 1   ? "direct"
+                  : P == 0 ? "through the host"
+                           : "unknown");
+        }
+  } else if (GpuSplit > 1 && !Gpus.empty()) {
+    fprintf(Out, "peer access: the parts of one GPU copy to each other "
+                 "device to device\n");
+  }
+
+  const Member *Cpu = nullptr;
+  for (const Member &M : Members)
+    if (M.Kind == MemberKind::CpuPool)
+      Cpu = &M;
+  std::string Bus;
+  auto Add = [&](const Member &A, const Member &B, const char *AName,
+                 const char *BName) {
+    double MBs = Workers.bandwidth(A.WorkerId, B.WorkerId);
+    if (MBs <= 0)
+      return;
+    char Line[128];
+    snprintf(Line, sizeof(Line), "  %s -> %s %.1f GB/s\n", AName, BName,
+             MBs / 1000);
+    Bus += Line;
+  };
+  for (const Member *G : Gpus) {
+    std::string Name = "cuda:" + std::to_string(G->Device);
+    if (Cpu) {
+      Add(*Cpu, *G, "host", Name.c_str());
+      Add(*G, *Cpu, Name.c_str(), "host");
+    }
+    for (const Member *H : Gpus)
+      if (H != G)
+        Add(*G, *H, Name.c_str(),
+            ("cuda:" + std::to_string(H->Device)).c_str());
+  }
+  fprintf(Out,
+          "bandwidth (StarPU's bus calibration, cached in "
+          "$STARPU_HOME):\n%s",
+          Bus.empty() ? "  none measured (no GPU)\n" : Bus.c_str());
+
+  fprintf(Out, "settings in force:\n");
+  for (const std::string &S : settingsInForce(Config, getenv))
+    fprintf(Out, "  %s\n", S.c_str());
+  std::string StarPUVars;
+  for (char **E = environ; E && *E; ++E)
+    if (strncmp(*E, "STARPU_", 7) == 0)
+      StarPUVars += std::string("  ") + *E + "\n";
+  if (!StarPUVars.empty())
+    fprintf(Out, "StarPU settings of the environment:\n%s", StarPUVars.c_str());
+  if (Rank.shared())
+    fprintf(Out, "node rank %u of %u (%s)\n", Rank.Rank, Rank.Size,
+            Rank.Source.c_str());
+  fprintf(Out, "left out:%s\n", LeftOut.empty() ? " nothing" : "");
+  for (const std::string &Why : LeftOut)
+    fprintf(Out, "  %s\n", Why.c_str());
+}
+
+} // namespace hetero
