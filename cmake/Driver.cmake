@@ -14,6 +14,16 @@ foreach(pair "clang;clang-19" "clang++;clang++")
                  FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE
                                   GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 endforeach()
+# Linked into every hetero program: stops one that loaded another
+# libomptarget under LIBOMPTARGET_PLUGIN=hetero (hetero-startup.c).
+set(HETERO_STARTUP_OBJECT ${HETERO_LIB_DIR}/hetero-startup.o)
+add_custom_command(OUTPUT ${HETERO_STARTUP_OBJECT}
+  COMMAND ${HETERO_clang-19_EXE} -O2 -fPIC -Wall -Wextra -Werror -c
+          ${CMAKE_SOURCE_DIR}/clang-patches/driver/hetero-startup.c
+          -o ${HETERO_STARTUP_OBJECT}
+  DEPENDS ${CMAKE_SOURCE_DIR}/clang-patches/driver/hetero-startup.c
+  COMMENT "Building hetero-startup.o")
+add_custom_target(hetero_startup ALL DEPENDS ${HETERO_STARTUP_OBJECT})
 set(HETERO_CLANG ${HETERO_BIN_DIR}/clang)
 set(HETERO_CLANGXX ${HETERO_BIN_DIR}/clang++)
 
