@@ -33,10 +33,9 @@ set(HETERO_CLANGXX ${HETERO_BIN_DIR}/clang++)
 add_executable(hetero-info ${CMAKE_SOURCE_DIR}/tools/hetero-info/hetero-info.c)
 add_dependencies(hetero-info offload)
 target_compile_options(hetero-info PRIVATE -Wall -Wextra -Werror)
-target_link_options(hetero-info PRIVATE -L${HETERO_LIB_DIR}
-  "-Wl,-rpath,\$ORIGIN/../lib" -Wl,-rpath,${HETERO_LIB_DIR}
-  -Wl,-rpath,${HETERO_LLVM_PREFIX}/lib)
+target_link_options(hetero-info PRIVATE -L${HETERO_LIB_DIR})
 target_link_libraries(hetero-info PRIVATE omptarget)
 set_target_properties(hetero-info PROPERTIES
   RUNTIME_OUTPUT_DIRECTORY ${HETERO_BIN_DIR}
-  BUILD_WITH_INSTALL_RPATH ON)
+  BUILD_WITH_INSTALL_RPATH ON
+  INSTALL_RPATH "$ORIGIN/../lib;${HETERO_LIB_DIR};${HETERO_LLVM_PREFIX}/lib")
