@@ -208,7 +208,11 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
     if (strncmp(*E, "STARPU_", 7) == 0)
       StarPUVars += std::string("  ") + *E + "\n";
   if (!StarPUVars.empty())
-    fprintf(Out, "StarPU settings of the environment:\n%s", StarPUVars.c_str());
+    fprintf(Out,
+            "StarPU settings in force (hetero sets STARPU_WORKERS_NOBIND, "
+            "STARPU_CUDA_PIPELINE, STARPU_KEEP_LAST_WORKER_AWAKE and "
+            "STARPU_SILENT where the user did not):\n%s",
+            StarPUVars.c_str());
   if (Rank.shared())
     fprintf(Out, "node rank %u of %u (%s)\n", Rank.Rank, Rank.Size,
             Rank.Source.c_str());
