@@ -21,7 +21,8 @@
 
 int main(void) {
   const int n = 512, m = 256, iters = 10;
-  double *a = malloc(sizeof(double) * n * m), *b = malloc(sizeof(double) * n * m);
+  double *a = malloc(sizeof(double) * n * m),
+         *b = malloc(sizeof(double) * n * m);
   for (int i = 0; i < n * m; ++i)
     a[i] = b[i] = (i % 7) * 0.5;
 #pragma omp target data map(tofrom : a[0 : n * m]) map(to : b[0 : n * m])
