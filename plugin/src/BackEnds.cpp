@@ -98,9 +98,8 @@ void BackEnds::startCuda() {
   CudaUsable.assign(NumCudaDevices, false);
   // A launcher that set CUDA_VISIBLE_DEVICES chose this rank's GPUs.
   const char *Visible = getenv("CUDA_VISIBLE_DEVICES");
-  std::vector<int> Given = Rank.shared() && !Visible
-                               ? rankGpus(NumCudaDevices, Rank)
-                               : rankGpus(NumCudaDevices, NodeRank());
+  std::vector<int> Given =
+      rankGpus(NumCudaDevices, Visible ? NodeRank() : Rank);
   CudaGiven.assign(NumCudaDevices, false);
   for (int G : Given)
     CudaGiven[G] = true;
@@ -258,19 +257,16 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
 
 /// StarPU's bus calibration between the members' memories: what a halo or
 /// a first touch costs on this node.
-void BackEnds::reportBus(const StarPUPool &Workers) const {
-  if (infoLevel() < 1 || Members.empty())
-    return;
+std::vector<BackEnds::BusLink>
+BackEnds::busLinks(const StarPUPool &Workers) const {
+  std::vector<BusLink> Links;
+  if (Members.empty())
+    return Links;
   const Member &Cpu = Members.back();
-  std::string Line;
   auto Add = [&](const Member &A, const Member &B) {
     double MBs = Workers.bandwidth(A.WorkerId, B.WorkerId);
-    if (MBs <= 0)
-      return;
-    char Buf[96];
-    snprintf(Buf, sizeof(Buf), "%s%s->%s %.1f GB/s", Line.empty() ? "" : ", ",
-             A.name().c_str(), B.name().c_str(), MBs / 1000);
-    Line += Buf;
+    if (MBs > 0)
+      Links.push_back({&A, &B, MBs / 1000});
   };
   // Per physical GPU (the first part of a split one: the others run on CPU
   // workers, whose memory StarPU takes for the host's).
@@ -284,6 +280,19 @@ void BackEnds::reportBus(const StarPUPool &Workers) const {
     for (const Member &H : Members)
       if (H.Kind == MemberKind::Gpu && H.Part <= 0 && H.Device != G.Device)
         Add(G, H);
+  }
+  return Links;
+}
+
+void BackEnds::reportBus(const StarPUPool &Workers) const {
+  if (infoLevel() < 1)
+    return;
+  std::string Line;
+  for (const BusLink &L : busLinks(Workers)) {
+    char Buf[96];
+    snprintf(Buf, sizeof(Buf), "%s%s->%s %.1f GB/s", Line.empty() ? "" : ", ",
+             L.From->name().c_str(), L.To->name().c_str(), L.GBs);
+    Line += Buf;
   }
   if (!Line.empty())
     info(1, "bus (StarPU's calibration): %s", Line.c_str());

@@ -103,6 +103,14 @@ private:
   void startCudaDevices();
   void addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
                   PhaseTimes &Times);
+  /// StarPU's measured bandwidth (GB/s) between the members' memories: the
+  /// CPU pool's to and from each physical GPU, and GPU to GPU.
+  struct BusLink {
+    const Member *From, *To;
+    double GBs;
+  };
+  std::vector<BusLink> busLinks(const StarPUPool &Workers) const;
+  /// HETERO_INFO=1's line of them: what a halo or a first touch costs here.
   void reportBus(const StarPUPool &Workers) const;
   /// This rank's cores and GPUs when MPI ranks share the node.
   void shareNode();

@@ -80,12 +80,6 @@ constexpr int MultiprocessorCount = 16;
 constexpr int ComputeCapabilityMajor = 75;
 constexpr int ComputeCapabilityMinor = 76;
 
-std::string gib(uint64_t Bytes) {
-  char Text[32];
-  snprintf(Text, sizeof(Text), "%.1f GiB", Bytes / 1073741824.0);
-  return Text;
-}
-
 std::string cpuModel() {
   std::ifstream In("/proc/cpuinfo");
   std::string Line;
@@ -122,17 +116,18 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
       What = "GPU " + Driver.name(M.Device) + ", compute capability " +
              std::to_string(Major) + "." + std::to_string(Minor) + ", " +
              std::to_string(Driver.attribute(MultiprocessorCount, M.Device)) +
-             " SMs, " + gib(Bytes) + " memory" +
+             " SMs, " + binaryBytesText(Bytes) + " memory" +
              (M.Part >= 0 ? " (part " + std::to_string(M.Part) + " of " +
                                 std::to_string(GpuSplit) + ")"
                           : "");
       break;
     }
     case MemberKind::Simulated:
-      What = "simulated accelerator (a CPU worker with private memory" +
-             std::string(Config.SimulateMemory
-                             ? ", " + gib(Config.SimulateMemory) + ")"
-                             : ")");
+      What =
+          "simulated accelerator (a CPU worker with private memory" +
+          std::string(Config.SimulateMemory
+                          ? ", " + binaryBytesText(Config.SimulateMemory) + ")"
+                          : ")");
       break;
     case MemberKind::CpuPool: {
       std::vector<int> Cores = processCores();
@@ -140,7 +135,7 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
                       static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
       What = "CPU pool, " + cpuModel() + ", cores " + idListText(Cores) + " (" +
              std::to_string(Cores.size()) + "), kernels on " +
-             std::to_string(CpuThreads) + " threads, " + gib(Host) +
+             std::to_string(CpuThreads) + " threads, " + binaryBytesText(Host) +
              " host memory";
       break;
     }
@@ -169,31 +164,17 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
                  "device to device\n");
   }
 
-  const Member *Cpu = nullptr;
-  for (const Member &M : Members)
-    if (M.Kind == MemberKind::CpuPool)
-      Cpu = &M;
-  std::string Bus;
-  auto Add = [&](const Member &A, const Member &B, const char *AName,
-                 const char *BName) {
-    double MBs = Workers.bandwidth(A.WorkerId, B.WorkerId);
-    if (MBs <= 0)
-      return;
-    char Line[128];
-    snprintf(Line, sizeof(Line), "  %s -> %s %.1f GB/s\n", AName, BName,
-             MBs / 1000);
-    Bus += Line;
+  // The host is the CPU pool's worker; a GPU is its first part's.
+  auto Where = [](const Member &M) {
+    return M.Kind == MemberKind::Gpu ? "cuda:" + std::to_string(M.Device)
+                                     : std::string("host");
   };
-  for (const Member *G : Gpus) {
-    std::string Name = "cuda:" + std::to_string(G->Device);
-    if (Cpu) {
-      Add(*Cpu, *G, "host", Name.c_str());
-      Add(*G, *Cpu, Name.c_str(), "host");
-    }
-    for (const Member *H : Gpus)
-      if (H != G)
-        Add(*G, *H, Name.c_str(),
-            ("cuda:" + std::to_string(H->Device)).c_str());
+  std::string Bus;
+  for (const BusLink &L : busLinks(Workers)) {
+    char Line[128];
+    snprintf(Line, sizeof(Line), "  %s -> %s %.1f GB/s\n",
+             Where(*L.From).c_str(), Where(*L.To).c_str(), L.GBs);
+    Bus += Line;
   }
   fprintf(Out,
           "bandwidth (StarPU's bus calibration, cached in "

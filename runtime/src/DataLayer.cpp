@@ -1,5 +1,6 @@
 //===- DataLayer.cpp - Buffers over several memory nodes ------------------===//
 #include "hetero/DataLayer.h"
+#include "hetero/Log.h"
 #include "hetero/Trace.h"
 
 #include <algorithm>
@@ -10,19 +11,6 @@ namespace hetero {
 
 namespace {
 
-/// "1.5 MiB": a copy's size in a trace event's name.
-std::string sizeText(uint64_t Bytes) {
-  char Text[32];
-  if (Bytes >= (uint64_t(1) << 20))
-    snprintf(Text, sizeof(Text), "%.1f MiB", Bytes / 1048576.0);
-  else if (Bytes >= 1024)
-    snprintf(Text, sizeof(Text), "%.1f KiB", Bytes / 1024.0);
-  else
-    snprintf(Text, sizeof(Text), "%llu B",
-             static_cast<unsigned long long>(Bytes));
-  return Text;
-}
-
 /// A copy between two nodes, begun at BeginUs, in the trace: on the lane of
 /// the node that is not the host (the destination's for d2d).
 void traceCopy(const NodeOps &From, NodeId FromId, const NodeOps &To,
@@ -32,7 +20,8 @@ void traceCopy(const NodeOps &From, NodeId FromId, const NodeOps &To,
       FromHost ? (ToHost ? "h2h" : "h2d") : (ToHost ? "d2h" : "d2d");
   std::string FromName = From.name(), ToName = To.name();
   trace::event(ToHost ? FromName : ToName, "copy",
-               std::string(Dir) + " " + sizeText(Bytes), BeginUs, trace::now(),
+               std::string(Dir) + " " + binaryBytesText(Bytes), BeginUs,
+               trace::now(),
                "\"bytes\":" + std::to_string(Bytes) +
                    ",\"from\":" + trace::quoted(FromName) +
                    ",\"to\":" + trace::quoted(ToName));

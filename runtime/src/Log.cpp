@@ -62,6 +62,19 @@ static double nowMs() {
 
 PhaseTimes::PhaseTimes() : Last(nowMs()) { Text[0] = 0; }
 
+std::string binaryBytesText(uint64_t Bytes) {
+  const char *Units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double V = static_cast<double>(Bytes);
+  unsigned U = 0;
+  while (V >= 1024 && U + 1 < sizeof(Units) / sizeof(Units[0])) {
+    V /= 1024;
+    ++U;
+  }
+  char Text[32];
+  snprintf(Text, sizeof(Text), U ? "%.1f %s" : "%.0f %s", V, Units[U]);
+  return Text;
+}
+
 void PhaseTimes::mark(const char *Phase) {
   double Now = nowMs();
   if (Used < sizeof(Text)) {

@@ -2,8 +2,8 @@
 #include "hetero/StarPUPool.h"
 
 #include "hetero/Log.h"
+#include "hetero/NodeShare.h"
 
-#include <sched.h>
 #include <starpu.h>
 
 #include <algorithm>
@@ -13,10 +13,7 @@
 namespace hetero {
 
 int availableCores() {
-  cpu_set_t Set;
-  if (sched_getaffinity(0, sizeof(Set), &Set) == 0)
-    return CPU_COUNT(&Set);
-  return 1;
+  return std::max(1, static_cast<int>(processCores().size()));
 }
 
 namespace {

@@ -10,16 +10,19 @@ using namespace hetero;
 
 namespace {
 
+/// An environment made of Env (which must outlive it).
+GetEnvFn envOf(const std::map<std::string, std::string> &Env) {
+  return [&Env](const char *Name) -> const char * {
+    auto It = Env.find(Name);
+    return It == Env.end() ? nullptr : It->second.c_str();
+  };
+}
+
 /// Reads the settings from Env; returns the error messages.
 std::vector<std::string> read(const std::map<std::string, std::string> &Env,
                               Settings &S) {
   std::vector<std::string> Errors;
-  S = readSettings(
-      [&](const char *Name) -> const char * {
-        auto It = Env.find(Name);
-        return It == Env.end() ? nullptr : It->second.c_str();
-      },
-      Errors);
+  S = readSettings(envOf(Env), Errors);
   return Errors;
 }
 
@@ -295,17 +298,8 @@ TEST(Settings, SharesFileDefaultsToTheUsersCache) {
 TEST(Settings, InForceListsEverySettingAndItsDefaults) {
   Settings S;
   std::map<std::string, std::string> Env = {{"HETERO_CHUNKS", "4"}};
-  std::vector<std::string> Errors;
-  S = readSettings(
-      [&](const char *N) -> const char * {
-        auto It = Env.find(N);
-        return It == Env.end() ? nullptr : It->second.c_str();
-      },
-      Errors);
-  std::vector<std::string> Lines = settingsInForce(S, [&](const char *N) {
-    auto It = Env.find(N);
-    return It == Env.end() ? nullptr : It->second.c_str();
-  });
+  ASSERT_TRUE(read(Env, S).empty());
+  std::vector<std::string> Lines = settingsInForce(S, envOf(Env));
   EXPECT_EQ(Lines.size(), 18u);
   EXPECT_NE(std::find(Lines.begin(), Lines.end(), "HETERO_CHUNKS=4"),
             Lines.end());

@@ -9,6 +9,8 @@
 #define HETERO_LOG_H
 
 #include <cstddef>
+#include <cstdint>
+#include <string>
 
 namespace hetero {
 
@@ -22,6 +24,10 @@ void info(int Level, const char *Fmt, ...)
 void error(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 /// Prints "hetero: warning: <message>" on stderr, always.
 void warning(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/// "512 B", "1.5 MiB", "79.2 GiB": a byte count in binary units, for
+/// messages (the largest unit the count reaches, one decimal).
+std::string binaryBytesText(uint64_t Bytes);
 
 /// Times the phases of a start or a stop: report() prints, at HETERO_INFO
 /// >= 2, "hetero: <what>: <phase> <ms> ms, ..." (a cost outside the
