@@ -171,25 +171,35 @@ void BackEnds::findWindows(ImageGroup &G, HeteroKernel &K) {
   if (!K.Desc || !K.Desc->splittable())
     return;
   std::string Name = abi::windowSymbol(K.Traits.Name);
+  std::string Copy = abi::windowedKernelSymbol(K.Traits.Name);
   std::string With;
   for (size_t I = 0; I < Members.size(); ++I) {
     const Member &M = Members[I];
-    void *Addr = nullptr;
+    void *Addr = nullptr, *Entry = nullptr;
     int32_t Rc = OFFLOAD_FAIL;
     if (!K.Traits.Loaded[I])
       continue;
     if (M.Kind == MemberKind::Gpu) {
       __tgt_device_image *Img = G.CudaImageOf[M.Index];
+      __tgt_device_binary Bin = G.CudaBinaries[M.Index];
+      Entry = K.CudaKernels[M.Index];
       if (Img && imageDefinesSymbol(Img, Name))
-        Rc = Cuda->get_global(G.CudaBinaries[M.Index], sizeof(abi::LoopWindow),
-                              Name.c_str(), &Addr);
+        Rc =
+            Cuda->get_global(Bin, sizeof(abi::LoopWindow), Name.c_str(), &Addr);
+      if (Rc == OFFLOAD_SUCCESS && imageDefinesSymbol(Img, Copy) &&
+          Cuda->get_function(Bin, Copy.c_str(), &Entry) != OFFLOAD_SUCCESS)
+        Rc = OFFLOAD_FAIL;
     } else if (imageDefinesSymbol(G.HostImage, Name)) {
-      __tgt_device_binary Bin = M.Kind == MemberKind::Simulated
-                                    ? G.SimBinaries[M.Index]
-                                    : G.HostBinary;
+      bool Sim = M.Kind == MemberKind::Simulated;
+      __tgt_device_binary Bin = Sim ? G.SimBinaries[M.Index] : G.HostBinary;
+      Entry = Sim ? K.SimKernels[M.Index] : K.HostKernel;
       Rc = Host->get_global(Bin, sizeof(abi::LoopWindow), Name.c_str(), &Addr);
+      if (Rc == OFFLOAD_SUCCESS && imageDefinesSymbol(G.HostImage, Copy) &&
+          Host->get_function(Bin, Copy.c_str(), &Entry) != OFFLOAD_SUCCESS)
+        Rc = OFFLOAD_FAIL;
     }
     K.Windows[I].Addr = Rc == OFFLOAD_SUCCESS ? Addr : nullptr;
+    K.Windows[I].Entry = Rc == OFFLOAD_SUCCESS ? Entry : nullptr;
     K.Traits.Windowed[I] = K.Windows[I].Addr != nullptr;
     With += (K.Traits.Windowed[I] ? " " : " no-") + M.name();
   }

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 
 extern "C" llvm::omp::target::plugin::GenericPluginTy *createPlugin_cuda();
 extern "C" llvm::omp::target::plugin::GenericPluginTy *createPlugin_host();
@@ -334,38 +335,80 @@ bool BackEnds::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C) {
   return true;
 }
 
-bool BackEnds::run(const void *Launch, const ChunkRun &C) {
+/// What launching chunk C needs, worked out once for run() and start().
+struct BackEnds::ChunkLaunch {
+  void *Entry = nullptr;
+  KernelArgsTy KA;
+  std::vector<uintptr_t> Args;
+  std::vector<ptrdiff_t> Offsets;
+  void **argPtrs() { return reinterpret_cast<void **>(Args.data()); }
+};
+
+bool BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
+                            ChunkLaunch &Out) {
   const auto &L = *static_cast<const BackEndLaunch *>(Launch);
   HeteroKernel &K = *L.Kernel;
-  if (!setWindow(C.Member, K, C))
+  const HeteroKernel::Window &W = K.Windows[C.Member];
+  const Member &M = Members[C.Member];
+  void *Original = M.Kind == MemberKind::Gpu         ? K.CudaKernels[M.Index]
+                   : M.Kind == MemberKind::Simulated ? K.SimKernels[M.Index]
+                                                     : K.HostKernel;
+  // Every launch on a member with a window runs the windowed copy, whole
+  // ones with the window off: compiled apart, the copy and the kernel may
+  // be optimised apart (a math routine inlined into one and not the other,
+  // then fused differently), and a split must give a whole run's bits.
+  if (W.Entry) {
+    if (!setWindow(C.Member, K, C))
+      return false;
+    Out.Entry = W.Entry;
+  } else {
+    if (C.Windowed)
+      return false; // the engine plans windowed chunks only where it can
+    Out.Entry = Original;
+  }
+  if (!Out.Entry)
     return false;
   // A copy: the back ends adjust the argument count in place; a window's
   // iteration count sizes the GPU grid.
-  KernelArgsTy KA = *L.Args;
+  Out.KA = *L.Args;
   if (C.Windowed)
-    KA.Tripcount = C.Hi - C.Lo;
-  std::vector<uintptr_t> Args = C.Args;
-  std::vector<ptrdiff_t> Offsets(Args.size(), 0);
-  void **ArgPtrs = reinterpret_cast<void **>(Args.data());
+    Out.KA.Tripcount = C.Hi - C.Lo;
+  Out.Args = C.Args;
+  Out.Offsets.assign(Out.Args.size(), 0);
+  return true;
+}
+
+bool BackEnds::gpuContext(const Member &M) {
+  if (auto Err = Cuda->getDevice(M.Device).setContext()) {
+    error("GPU %d: %s", M.Device, llvm::toString(std::move(Err)).c_str());
+    return false;
+  }
+  return true;
+}
+
+bool BackEnds::run(const void *Launch, const ChunkRun &C) {
+  ChunkLaunch CL;
+  if (!prepareChunk(Launch, C, CL))
+    return false;
   const Member &M = Members[C.Member];
   if (M.Kind == MemberKind::Gpu) {
     // A part of a split GPU may run on a thread that has never used the
     // device: the cuda plugin's stream pool grows in the current context.
-    if (M.Part > 0)
-      if (auto Err = Cuda->getDevice(M.Device).setContext()) {
-        error("GPU %d: %s", M.Device, llvm::toString(std::move(Err)).c_str());
-        return false;
-      }
-    return Cuda->launch_kernel(M.Device, K.CudaKernels[M.Index], ArgPtrs,
-                               Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
+    if (M.Part > 0 && !gpuContext(M))
+      return false;
+    return Cuda->launch_kernel(M.Device, CL.Entry, CL.argPtrs(),
+                               CL.Offsets.data(), &CL.KA,
+                               nullptr) == OFFLOAD_SUCCESS;
   }
+  const HeteroKernel &K = *static_cast<const BackEndLaunch *>(Launch)->Kernel;
   // The kernel's thread count (a thread_limit or num_threads clause, or 1
   // for a kernel without a parallel region: ThreadLimit[0]) caps its CPU
   // teams, as under the stock host plugin (where omp_get_thread_limit()
   // reports it); else the CPU pool's size. Not 1 on a kernel with a
   // reduction: libomp then asserts in the teams reduction's barrier after a
   // `target nowait` (CpuTeam.h); such a kernel's teams are sized by its code.
-  int Clause = static_cast<int>(std::min<uint32_t>(KA.ThreadLimit[0], INT_MAX));
+  int Clause =
+      static_cast<int>(std::min<uint32_t>(CL.KA.ThreadLimit[0], INT_MAX));
   bool Reduces = K.Traits.Desc && !K.Traits.Desc->reductions().empty();
   if (Clause == 1 && Reduces)
     Clause = -1;
@@ -375,11 +418,44 @@ bool BackEnds::run(const void *Launch, const ChunkRun &C) {
   // Beside a GPU, the CPU pool's threads sleep soon after its teams end
   // (CpuTeam.h).
   ScopedBlocktime Sleep(M.Kind == MemberKind::CpuPool ? CpuBlocktime : -1);
-  if (M.Kind == MemberKind::Simulated)
-    return Host->launch_kernel(1 + M.Index, K.SimKernels[M.Index], ArgPtrs,
-                               Offsets.data(), &KA, nullptr) == OFFLOAD_SUCCESS;
-  return Host->launch_kernel(0, K.HostKernel, ArgPtrs, Offsets.data(), &KA,
-                             nullptr) == OFFLOAD_SUCCESS;
+  int32_t Device = M.Kind == MemberKind::Simulated ? 1 + M.Index : 0;
+  return Host->launch_kernel(Device, CL.Entry, CL.argPtrs(), CL.Offsets.data(),
+                             &CL.KA, nullptr) == OFFLOAD_SUCCESS;
+}
+
+bool BackEnds::startsChunks(size_t M) const {
+  return Members[M].Kind == MemberKind::Gpu;
+}
+
+// The kernel goes on a stream of the cuda plugin's pool, held in the
+// chunk's async info until finish() (which gives the stream back); the
+// plugin keeps what the launch needs (its launch environment) there too.
+bool BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
+  const Member &M = Members[C.Member];
+  ChunkLaunch CL;
+  if (M.Kind != MemberKind::Gpu || !prepareChunk(Launch, C, CL) ||
+      !gpuContext(M))
+    return false;
+  auto Queue = std::make_unique<__tgt_async_info>();
+  if (Cuda->launch_kernel(M.Device, CL.Entry, CL.argPtrs(), CL.Offsets.data(),
+                          &CL.KA, Queue.get()) != OFFLOAD_SUCCESS) {
+    if (Queue->Queue)
+      Cuda->synchronize(M.Device, Queue.get());
+    return false;
+  }
+  S.Member = C.Member;
+  S.Handle = Queue.release();
+  return true;
+}
+
+bool BackEnds::finish(StartedChunk &S) {
+  std::unique_ptr<__tgt_async_info> Queue(
+      static_cast<__tgt_async_info *>(std::exchange(S.Handle, nullptr)));
+  if (!Queue)
+    return false;
+  int Device = Members[S.Member].Device;
+  return !Queue->Queue ||
+         Cuda->synchronize(Device, Queue.get()) == OFFLOAD_SUCCESS;
 }
 
 void BackEnds::setInfoFlag(uint32_t Level) {

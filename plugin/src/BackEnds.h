@@ -44,11 +44,13 @@ struct HeteroKernel {
   void *HostKernel = nullptr;
   std::vector<void *> SimKernels;  // per simulated accelerator
   std::vector<void *> CudaKernels; // per GPU slot, null when absent
-  /// Per member: its image's loop window (null: none) and what was last
-  /// written there.
+  /// Per member: its image's loop window (null: none), what was last
+  /// written there, and the kernel's copy that reads it (CompilerAbi.h; the
+  /// kernel itself in images from before the copy).
   struct Window {
     void *Addr = nullptr;
     abi::LoopWindow Value;
+    void *Entry = nullptr;
   };
   std::vector<Window> Windows;
 };
@@ -94,6 +96,10 @@ public:
   void loadIndirectFunctions(ImageGroup &G, IndirectFunctions &Out);
 
   bool run(const void *Launch, const ChunkRun &C) override;
+  /// GPU members' chunks start on a stream of their GPU.
+  bool startsChunks(size_t M) const override;
+  bool start(const void *Launch, const ChunkRun &C, StartedChunk &S) override;
+  bool finish(StartedChunk &S) override;
 
   void setInfoFlag(uint32_t Level);
   void setDeviceIdentifier(int32_t UserId);
@@ -119,6 +125,11 @@ private:
   void loadDescriptor(ImageGroup &G, HeteroKernel &K);
   void findWindows(ImageGroup &G, HeteroKernel &K);
   bool setWindow(size_t M, HeteroKernel &K, const ChunkRun &C);
+  struct ChunkLaunch;
+  /// The entry, arguments and window of chunk C (false: none to launch).
+  bool prepareChunk(const void *Launch, const ChunkRun &C, ChunkLaunch &Out);
+  /// Makes member M's GPU context current on this thread.
+  bool gpuContext(const Member &M);
 
   const Settings &Config;
   DataLayer &Layer;

@@ -207,8 +207,52 @@ Status LaunchRun::preparePrivates(size_t C) {
 //===--- Running
 //-------------------------------------------------------------===//
 
+/// Chunks on members that queue kernels (GPUs) start from this thread, one
+/// after the other, and are waited for in the same order: each one's time
+/// is from its start to its end as this thread sees it.
+std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
+                                            std::vector<double> &Seconds) {
+  std::vector<bool> Ok(Which.size(), false);
+  std::vector<StartedChunk> Started(Which.size());
+  std::vector<std::chrono::steady_clock::time_point> Starts(Which.size());
+  std::vector<double> TraceBegins(Which.size(), 0);
+  for (size_t I = 0; I < Which.size(); ++I) {
+    const Chunk &C = Chunks[Which[I]];
+    ChunkRun Run;
+    Run.Member = C.Member;
+    Run.Windowed = !C.Whole;
+    Run.Lo = C.Lo;
+    Run.Hi = C.Hi;
+    Run.Args = C.NodeArgs;
+    TraceBegins[I] = trace::on() ? trace::now() : 0;
+    Starts[I] = std::chrono::steady_clock::now();
+    Ok[I] = E.Back.start(R.BackendLaunch, Run, Started[I]);
+  }
+  TraceSpan Wait("host", "wait", "");
+  if (Wait.active())
+    Wait.setName("wait for " + std::to_string(Which.size()) + " chunks");
+  for (size_t I = 0; I < Which.size(); ++I) {
+    if (Ok[I])
+      Ok[I] = E.Back.finish(Started[I]);
+    Seconds[I] = std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - Starts[I])
+                     .count();
+    if (trace::on())
+      traceChunk(Chunks[Which[I]], TraceBegins[I], Ok[I]);
+  }
+  return Ok;
+}
+
 std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
   std::vector<double> Seconds(Which.size(), 0);
+  bool AllStart = Which.size() > 1;
+  for (size_t C : Which)
+    AllStart = AllStart && E.Back.startsChunks(Chunks[C].Member);
+  if (AllStart) {
+    std::vector<bool> Ok = startAndFinish(Which, Seconds);
+    account(Which, Seconds, Ok);
+    return Ok;
+  }
   std::vector<std::pair<int, std::function<bool()>>> Tasks;
   for (size_t I = 0; I < Which.size(); ++I) {
     Tasks.push_back(
@@ -236,13 +280,19 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
     Wait.setName("wait for " + std::to_string(Tasks.size()) +
                  (Tasks.size() == 1 ? " chunk" : " chunks"));
   std::vector<bool> Ok = E.Run(Tasks);
+  account(Which, Seconds, Ok);
+  return Ok;
+}
+
+void LaunchRun::account(const std::vector<size_t> &Which,
+                        const std::vector<double> &Seconds,
+                        const std::vector<bool> &Ok) {
   for (size_t I = 0; I < Which.size(); ++I) {
     const Chunk &C = Chunks[Which[I]];
     Usage[C.Member].BusySeconds += Seconds[I];
     if (Ok[I])
       Usage[C.Member].Iterations += C.Whole ? R.TripCount : C.Hi - C.Lo;
   }
-  return Ok;
 }
 
 void LaunchRun::traceChunk(const Chunk &C, double BeginUs, bool Ok) const {

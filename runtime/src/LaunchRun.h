@@ -69,6 +69,13 @@ private:
   Status prepareSections(Chunk &C);
   Status preparePrivates(size_t C);
   std::vector<bool> runChunks(const std::vector<size_t> &Which);
+  /// Which, all on members that start chunks (Backend::startsChunks): they
+  /// start from this thread and are waited for here; their times in Seconds.
+  std::vector<bool> startAndFinish(const std::vector<size_t> &Which,
+                                   std::vector<double> &Seconds);
+  /// Adds the chunks' busy times and iterations to their members' usage.
+  void account(const std::vector<size_t> &Which,
+               const std::vector<double> &Seconds, const std::vector<bool> &Ok);
   /// Records chunk C, run from BeginUs until now, in the HETERO_TRACE file.
   void traceChunk(const Chunk &C, double BeginUs, bool Ok) const;
   /// Runs every chunk; the chunks of a member that fails run again on the

@@ -15,8 +15,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -82,9 +84,39 @@ using TestKernel = std::function<bool(size_t Member, uint64_t Lo, uint64_t Hi,
 struct TestBackend : Backend {
   TestKernel Kernel;
   uint64_t Total = 0;
+  /// Members whose chunks start() runs on a thread of their own (as a GPU
+  /// queues them) and finish() joins; the others have no start().
+  std::vector<bool> Queues;
+  std::atomic<int> Started{0}, Ran{0};
   bool run(const void *, const ChunkRun &C) override {
+    ++Ran;
     return C.Windowed ? Kernel(C.Member, C.Lo, C.Hi, C.Args)
                       : Kernel(C.Member, 0, Total, C.Args);
+  }
+  bool startsChunks(size_t M) const override {
+    return M < Queues.size() && Queues[M];
+  }
+  struct Queued {
+    std::thread Thread;
+    bool Ok = false;
+  };
+  bool start(const void *, const ChunkRun &C, StartedChunk &S) override {
+    if (!startsChunks(C.Member))
+      return false;
+    ++Started;
+    auto *Q = new Queued;
+    Q->Thread = std::thread([this, Q, C] {
+      Q->Ok = C.Windowed ? Kernel(C.Member, C.Lo, C.Hi, C.Args)
+                         : Kernel(C.Member, 0, Total, C.Args);
+    });
+    S.Member = C.Member;
+    S.Handle = Q;
+    return true;
+  }
+  bool finish(StartedChunk &S) override {
+    std::unique_ptr<Queued> Q(static_cast<Queued *>(S.Handle));
+    Q->Thread.join();
+    return Q->Ok;
   }
 };
 
@@ -285,6 +317,56 @@ TEST_F(EngineFixture, FailedMemberChunksRunElsewhere) {
   ASSERT_TRUE(E.launch(request(K, A, B)));
   EXPECT_EQ(iterationsOf("sim:1"), 0u);
   EXPECT_GT(iterationsOf("sim:0"), 0u);
+}
+
+// Members that queue kernels (GPUs) get their chunks started from the
+// launching thread, all at once, and waited for there: the same answers, no
+// chunk handed to a worker. A launch with a member that cannot start chunks
+// (the CPU pool) runs every chunk as before.
+TEST_F(EngineFixture, ChunksOnQueuingMembersStartFromTheLaunchingThread) {
+  KernelDescriptor D = parse(StencilDesc);
+  KernelTraits K = traits(D);
+  Back.Kernel = stencil();
+  std::vector<double> Ref = initial(N), RefB = Ref;
+  void *A = upload(Ref), *B = upload(Ref);
+  Back.Queues = {true, true, true};
+  for (int It = 0; It < 4; ++It) {
+    if (It == 2)
+      Back.Queues = {true, true, false};
+    int Started = Back.Started, Ran = Back.Ran;
+    ASSERT_TRUE(E.launch(request(K, A, B)));
+    ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
+    EXPECT_EQ(Back.Started - Started, It < 2 ? 3 : 0);
+    EXPECT_EQ(Back.Ran - Ran, It < 2 ? 0 : 3);
+    for (int I = 1; I < N - 1; ++I)
+      RefB[I] = (Ref[I - 1] + Ref[I] + Ref[I + 1]) / 3.0;
+    std::swap(Ref, RefB);
+    std::swap(A, B);
+  }
+  std::vector<double> Got = download(A);
+  EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
+}
+
+// A started chunk whose kernel fails (seen when it is waited for) makes its
+// member leave, and its chunks run elsewhere, as a failed run() does.
+TEST_F(EngineFixture, FailedStartedChunksRunElsewhere) {
+  KernelDescriptor D = parse(StencilDesc);
+  KernelTraits K = traits(D);
+  Back.Queues = {true, true, true};
+  std::vector<double> Ref = initial(N), RefB = Ref;
+  void *A = upload(Ref), *B = upload(Ref);
+  Back.Kernel = stencil();
+  ASSERT_TRUE(E.launch(request(K, A, B)));
+  for (int I = 1; I < N - 1; ++I)
+    RefB[I] = (Ref[I - 1] + Ref[I] + Ref[I + 1]) / 3.0;
+  std::vector<size_t> Fail{0};
+  Back.Kernel = stencil(&Fail);
+  ASSERT_TRUE(E.launch(request(K, B, A)));
+  EXPECT_TRUE(E.pool()[0].Failed);
+  for (int I = 1; I < N - 1; ++I)
+    Ref[I] = (RefB[I - 1] + RefB[I] + RefB[I + 1]) / 3.0;
+  std::vector<double> Got = download(A);
+  EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
 }
 
 // A launch that cannot be split runs whole, on one member, through the same

@@ -10,8 +10,18 @@
 //
 //   K_hetero_window  a LoopWindow, in every device image (NVPTX: global
 //                    memory) of a kernel the pass could window; absent
-//                    otherwise. All zero (inactive) as compiled, so the
-//                    binary runs unchanged under the stock plugins.
+//                    otherwise. All zero (inactive) as compiled.
+//   K_hetero_windowed
+//                    a copy of K, with K's parameters and kernel
+//                    environment, that runs only the window's iterations
+//                    while the window is active (and all of them while it
+//                    is not); beside every K_hetero_window. K itself is left
+//                    as clang compiled it, so the binary runs the code of a
+//                    plain build under the stock plugins. hetero runs the
+//                    copy for every launch of K on a member, whole launches
+//                    with the window off, so that a split and a whole run
+//                    execute the same code. (Images from before the copy
+//                    existed have the clamp in K itself.)
 //   K_hetero_desc    the kernel's descriptor (KernelDescriptor.h), a
 //                    NUL-terminated string, in the x86_64 image only.
 //
@@ -46,10 +56,15 @@ enum LoopWindowField : unsigned {
 constexpr unsigned WindowFields = 3;
 
 constexpr const char *WindowSuffix = "_hetero_window";
+/// The kernel's copy that reads the window (the kernel itself does not).
+constexpr const char *WindowedKernelSuffix = "_hetero_windowed";
 constexpr const char *DescriptorSuffix = "_hetero_desc";
 
 inline std::string windowSymbol(const std::string &Kernel) {
   return Kernel + WindowSuffix;
+}
+inline std::string windowedKernelSymbol(const std::string &Kernel) {
+  return Kernel + WindowedKernelSuffix;
 }
 inline std::string descriptorSymbol(const std::string &Kernel) {
   return Kernel + DescriptorSuffix;
