@@ -1,6 +1,7 @@
 //===- DescriptorRegistry.cpp - Kernel descriptors, AST to IR -------------===//
 #include "DescriptorRegistry.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -13,6 +14,7 @@ struct Entry {
   bool Ambiguous = false;
 };
 std::mutex RegistryMutex;
+std::atomic<bool> AnalysisRan{false};
 std::map<std::string, Entry> &registry() {
   static std::map<std::string, Entry> R;
   return R;
@@ -41,5 +43,8 @@ bool lookupDescriptor(const std::string &Key, std::string &Text) {
   Text = It->second.Text;
   return true;
 }
+
+void noteAnalysisRan() { AnalysisRan = true; }
+bool analysisRan() { return AnalysisRan; }
 
 } // namespace hetero

@@ -26,6 +26,12 @@ void recordDescriptor(const std::string &Key, const std::string &Text);
 /// The descriptor recorded for Key; false when there is none (or ambiguous).
 bool lookupDescriptor(const std::string &Key, std::string &Text);
 
+/// The section analysis ran in this process (on an OpenMP translation unit).
+/// When the pass runs without it (-save-temps compiles the AST and the IR in
+/// separate processes; an IR input), no kernel has a descriptor.
+void noteAnalysisRan();
+bool analysisRan();
+
 } // namespace hetero
 
 #endif // HETERO_DESCRIPTORREGISTRY_H

@@ -37,6 +37,7 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -366,14 +367,24 @@ struct LoopWindowPass : PassInfoMixin<LoopWindowPass> {
       if (!F.isDeclaration() && !F.hasLocalLinkage() &&
           F.getName().starts_with("__omp_offloading_"))
         Kernels.push_back(&F);
+    // Said once per device image, from the x86_64 one (the NVPTX ones are
+    // compiled the same way).
+    bool Analysed = analysisRan();
+    if (!Analysed && HostImage && !Kernels.empty())
+      errs() << "hetero: warning: " << M.getSourceFileName()
+             << ": the offloaded loops run unsplit: their analysis did not "
+                "run in this compiler process (-save-temps compiles the "
+                "source and its IR in separate processes)\n";
     for (Function *K : Kernels) {
       std::string Parent, Text, Err;
       unsigned Line;
       if (!parseKernelName(K->getName(), Parent, Line))
         continue;
       KernelDescriptor Desc;
-      if (!lookupDescriptor(kernelKey(Parent, Line), Text) ||
-          !KernelDescriptor::parse(Text, Desc, Err))
+      if (!Analysed)
+        Desc.refuse("compiled without hetero's analysis (-save-temps)");
+      else if (!lookupDescriptor(kernelKey(Parent, Line), Text) ||
+               !KernelDescriptor::parse(Text, Desc, Err))
         Desc.refuse("not a combined loop construct");
       bool Splittable = Desc.splittable();
       SmallVector<InitCall, 2> Dist, For;

@@ -127,6 +127,7 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (!Ctx.getLangOpts().OpenMP)
       return;
+    noteAnalysisRan();
     Visitor V(Ctx, Remarks);
     V.TraverseDecl(Ctx.getTranslationUnitDecl());
   }
