@@ -247,10 +247,10 @@ void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
 }
 
 /// The kernel's copy that honours the window: the kernel itself stays as it
-/// was compiled (so the same binary under the stock plugins, and hetero's
-/// whole launches, run exactly the code plain clang builds), and the copy,
-/// with every function from the kernel down to the one that holds the init
-/// call, gets the clamp. The copy needs its own kernel environment (the cuda
+/// was compiled (so the same binary under the stock plugins runs the code
+/// plain clang builds; hetero runs the copy), and the copy, with every
+/// function from the kernel down to the one that holds the init call, gets
+/// the clamp. The copy needs its own kernel environment (the cuda
 /// plugin reads <name>_kernel_environment) and, on NVPTX, the kernel's
 /// nvvm.annotations (what makes it an entry point). Null when the chain
 /// cannot be copied; IC then names the copy's init call.
@@ -279,8 +279,11 @@ Function *cloneForWindow(Function &K, InitCall &IC, const ReachedFrom &From) {
       auto *User = cast<Instruction>((*Maps.back())[From.lookup(F)]);
       User->replaceUsesOfWith(F, C);
       if (!is_contained(User->operand_values(), C)) {
-        // Named through a cast: the kernel stays windowless.
-        for (Function *Gone : reverse(Made))
+        // Named through a cast: the kernel stays windowless. The copies
+        // name each other; their bodies go first.
+        for (Function *Gone : Made)
+          Gone->dropAllReferences();
+        for (Function *Gone : Made)
           Gone->eraseFromParent();
         return nullptr;
       }
