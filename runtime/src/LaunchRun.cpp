@@ -207,6 +207,16 @@ Status LaunchRun::preparePrivates(size_t C) {
 //===--- Running
 //-------------------------------------------------------------===//
 
+ChunkRun LaunchRun::chunkRun(const Chunk &C) const {
+  ChunkRun Run;
+  Run.Member = C.Member;
+  Run.Windowed = !C.Whole;
+  Run.Lo = C.Lo;
+  Run.Hi = C.Hi;
+  Run.Args = C.NodeArgs;
+  return Run;
+}
+
 /// Chunks on members that queue kernels (GPUs) start from this thread, one
 /// after the other, and are waited for in the same order: each one's time
 /// is from its start to its end as this thread sees it.
@@ -218,15 +228,9 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
   std::vector<double> TraceBegins(Which.size(), 0);
   for (size_t I = 0; I < Which.size(); ++I) {
     const Chunk &C = Chunks[Which[I]];
-    ChunkRun Run;
-    Run.Member = C.Member;
-    Run.Windowed = !C.Whole;
-    Run.Lo = C.Lo;
-    Run.Hi = C.Hi;
-    Run.Args = C.NodeArgs;
     TraceBegins[I] = trace::on() ? trace::now() : 0;
     Starts[I] = std::chrono::steady_clock::now();
-    Ok[I] = E.Back.start(R.BackendLaunch, Run, Started[I]);
+    Ok[I] = E.Back.start(R.BackendLaunch, chunkRun(C), Started[I]);
   }
   TraceSpan Wait("host", "wait", "");
   if (Wait.active())
@@ -258,15 +262,9 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
     Tasks.push_back(
         {member(Chunks[Which[I]].Member).WorkerId, [this, I, &Which, &Seconds] {
            const Chunk &C = Chunks[Which[I]];
-           ChunkRun Run;
-           Run.Member = C.Member;
-           Run.Windowed = !C.Whole;
-           Run.Lo = C.Lo;
-           Run.Hi = C.Hi;
-           Run.Args = C.NodeArgs;
            double TraceBegin = trace::on() ? trace::now() : 0;
            auto Start = std::chrono::steady_clock::now();
-           bool Ok = E.Back.run(R.BackendLaunch, Run);
+           bool Ok = E.Back.run(R.BackendLaunch, chunkRun(C));
            Seconds[I] = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - Start)
                             .count();

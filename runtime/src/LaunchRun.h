@@ -68,6 +68,8 @@ private:
   Status prepare(Chunk &C);
   Status prepareSections(Chunk &C);
   Status preparePrivates(size_t C);
+  /// What the back end is told of chunk C.
+  ChunkRun chunkRun(const Chunk &C) const;
   std::vector<bool> runChunks(const std::vector<size_t> &Which);
   /// Which, all on members that start chunks (Backend::startsChunks): they
   /// start from this thread and are waited for here; their times in Seconds.

@@ -190,6 +190,12 @@ std::vector<double> initial(int N) {
   return V;
 }
 
+/// One serial sweep of the stencil: Out's interior from In.
+void stencilStep(const std::vector<double> &In, std::vector<double> &Out) {
+  for (size_t I = 1; I + 1 < In.size(); ++I)
+    Out[I] = (In[I - 1] + In[I] + In[I + 1]) / 3.0;
+}
+
 /// The stencil on one node: Args point into that node's copies.
 TestKernel stencil(std::vector<size_t> *Fail = nullptr) {
   return [Fail](size_t M, uint64_t Lo, uint64_t Hi,
@@ -225,8 +231,7 @@ TEST_F(EngineFixture, StencilChainMatchesSerialAndMovesOnlyHalos) {
       Iterations += iterationsOf(M);
     }
     EXPECT_EQ(Iterations, uint64_t(N - 2));
-    for (int I = 1; I < N - 1; ++I)
-      RefB[I] = (Ref[I - 1] + Ref[I] + Ref[I + 1]) / 3.0;
+    stencilStep(Ref, RefB);
     std::swap(Ref, RefB);
     std::swap(A, B);
     if (It == 1) { // both grids have been read and written once
@@ -299,8 +304,7 @@ TEST_F(EngineFixture, FailedMemberChunksRunElsewhere) {
   // One good launch: sim:1 holds valid data of its own.
   Back.Kernel = stencil();
   ASSERT_TRUE(E.launch(request(K, A, B)));
-  for (int I = 1; I < N - 1; ++I)
-    RefB[I] = (Ref[I - 1] + Ref[I] + Ref[I + 1]) / 3.0;
+  stencilStep(Ref, RefB);
   // The next launch (b -> a) fails on sim:1; its chunks go to the cpu, and
   // sim:1 leaves the pool.
   std::vector<size_t> Fail{1};
@@ -308,8 +312,7 @@ TEST_F(EngineFixture, FailedMemberChunksRunElsewhere) {
   ASSERT_TRUE(E.launch(request(K, B, A)));
   EXPECT_TRUE(E.pool()[1].Failed);
   EXPECT_EQ(iterationsOf("sim:1"), 0u);
-  for (int I = 1; I < N - 1; ++I)
-    Ref[I] = (RefB[I - 1] + RefB[I] + RefB[I + 1]) / 3.0;
+  stencilStep(RefB, Ref);
   std::vector<double> Got = download(A);
   EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
   // From now on sim:1 takes no chunks.
@@ -338,8 +341,7 @@ TEST_F(EngineFixture, ChunksOnQueuingMembersStartFromTheLaunchingThread) {
     ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
     EXPECT_EQ(Back.Started - Started, It < 2 ? 3 : 0);
     EXPECT_EQ(Back.Ran - Ran, It < 2 ? 0 : 3);
-    for (int I = 1; I < N - 1; ++I)
-      RefB[I] = (Ref[I - 1] + Ref[I] + Ref[I + 1]) / 3.0;
+    stencilStep(Ref, RefB);
     std::swap(Ref, RefB);
     std::swap(A, B);
   }
@@ -357,14 +359,12 @@ TEST_F(EngineFixture, FailedStartedChunksRunElsewhere) {
   void *A = upload(Ref), *B = upload(Ref);
   Back.Kernel = stencil();
   ASSERT_TRUE(E.launch(request(K, A, B)));
-  for (int I = 1; I < N - 1; ++I)
-    RefB[I] = (Ref[I - 1] + Ref[I] + Ref[I + 1]) / 3.0;
+  stencilStep(Ref, RefB);
   std::vector<size_t> Fail{0};
   Back.Kernel = stencil(&Fail);
   ASSERT_TRUE(E.launch(request(K, B, A)));
   EXPECT_TRUE(E.pool()[0].Failed);
-  for (int I = 1; I < N - 1; ++I)
-    Ref[I] = (RefB[I - 1] + RefB[I] + RefB[I + 1]) / 3.0;
+  stencilStep(RefB, Ref);
   std::vector<double> Got = download(A);
   EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
 }
@@ -645,8 +645,7 @@ TEST(EngineDefaults, MeasuredSharesAndMapTimeWritesKeepAnswers) {
     R.Offsets = {0, 0, 0};
     R.TripCount = N - 2;
     ASSERT_TRUE(E.launch(R));
-    for (int I = 1; I < N - 1; ++I)
-      RefB[I] = (Ref[I - 1] + Ref[I] + Ref[I + 1]) / 3.0;
+    stencilStep(Ref, RefB);
     std::swap(Ref, RefB);
     std::swap(A, B);
   }
