@@ -127,9 +127,7 @@ HeteroKernel *BackEnds::kernel(ImageGroup &G, const char *Name) {
       K->CudaKernels[S] = nullptr;
   bool Any = false;
   for (const Member &M : Members) {
-    void *On = M.Kind == MemberKind::Gpu         ? K->CudaKernels[M.Index]
-               : M.Kind == MemberKind::Simulated ? K->SimKernels[M.Index]
-                                                 : K->HostKernel;
+    void *On = K->compiledOn(M);
     K->Traits.Loaded.push_back(On != nullptr);
     Any |= On != nullptr;
   }
@@ -175,14 +173,13 @@ void BackEnds::findWindows(ImageGroup &G, HeteroKernel &K) {
   std::string With;
   for (size_t I = 0; I < Members.size(); ++I) {
     const Member &M = Members[I];
-    void *Addr = nullptr, *Entry = nullptr;
+    void *Addr = nullptr, *Entry = K.compiledOn(M);
     int32_t Rc = OFFLOAD_FAIL;
     if (!K.Traits.Loaded[I])
       continue;
     if (M.Kind == MemberKind::Gpu) {
       __tgt_device_image *Img = G.CudaImageOf[M.Index];
       __tgt_device_binary Bin = G.CudaBinaries[M.Index];
-      Entry = K.CudaKernels[M.Index];
       if (Img && imageDefinesSymbol(Img, Name))
         Rc =
             Cuda->get_global(Bin, sizeof(abi::LoopWindow), Name.c_str(), &Addr);
@@ -190,9 +187,9 @@ void BackEnds::findWindows(ImageGroup &G, HeteroKernel &K) {
           Cuda->get_function(Bin, Copy.c_str(), &Entry) != OFFLOAD_SUCCESS)
         Rc = OFFLOAD_FAIL;
     } else if (imageDefinesSymbol(G.HostImage, Name)) {
-      bool Sim = M.Kind == MemberKind::Simulated;
-      __tgt_device_binary Bin = Sim ? G.SimBinaries[M.Index] : G.HostBinary;
-      Entry = Sim ? K.SimKernels[M.Index] : K.HostKernel;
+      __tgt_device_binary Bin = M.Kind == MemberKind::Simulated
+                                    ? G.SimBinaries[M.Index]
+                                    : G.HostBinary;
       Rc = Host->get_global(Bin, sizeof(abi::LoopWindow), Name.c_str(), &Addr);
       if (Rc == OFFLOAD_SUCCESS && imageDefinesSymbol(G.HostImage, Copy) &&
           Host->get_function(Bin, Copy.c_str(), &Entry) != OFFLOAD_SUCCESS)

@@ -350,9 +350,6 @@ bool BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
   HeteroKernel &K = *L.Kernel;
   const HeteroKernel::Window &W = K.Windows[C.Member];
   const Member &M = Members[C.Member];
-  void *Original = M.Kind == MemberKind::Gpu         ? K.CudaKernels[M.Index]
-                   : M.Kind == MemberKind::Simulated ? K.SimKernels[M.Index]
-                                                     : K.HostKernel;
   // Every launch on a member with a window runs the windowed copy, whole
   // ones with the window off: compiled apart, the copy and the kernel may
   // be optimised apart (a math routine inlined into one and not the other,
@@ -364,7 +361,7 @@ bool BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
   } else {
     if (C.Windowed)
       return false; // the engine plans windowed chunks only where it can
-    Out.Entry = Original;
+    Out.Entry = K.compiledOn(M);
   }
   if (!Out.Entry)
     return false;

@@ -44,6 +44,12 @@ struct HeteroKernel {
   void *HostKernel = nullptr;
   std::vector<void *> SimKernels;  // per simulated accelerator
   std::vector<void *> CudaKernels; // per GPU slot, null when absent
+  /// The kernel as compiled on member M's back end (null: not loaded).
+  void *compiledOn(const Member &M) const {
+    return M.Kind == MemberKind::Gpu         ? CudaKernels[M.Index]
+           : M.Kind == MemberKind::Simulated ? SimKernels[M.Index]
+                                             : HostKernel;
+  }
   /// Per member: its image's loop window (null: none), what was last
   /// written there, and the kernel's copy that reads it (CompilerAbi.h; the
   /// kernel itself in images from before the copy).
