@@ -5,13 +5,15 @@
 //
 //   - adds a global  <kernel>_hetero_window = { i64 lo, i64 hi, i64 active }
 //     (hetero/CompilerAbi.h)
-//     and, before the outermost worksharing loop's bounds are handed to the
-//     OpenMP runtime (__kmpc_distribute_static_init / __kmpc_for_static_init
-//     with a distribute schedule, or the only worksharing loop of a kernel
-//     without distribute), clamps the normalized bounds [lb, ub] to
-//     [lo, hi - 1] when active is non-zero. With active == 0 (its initial
-//     value) the kernel does exactly what it was compiled to do, so the same
-//     binary stays correct under the stock plugins;
+//     and a copy of the kernel, <kernel>_hetero_windowed, that, before the
+//     outermost worksharing loop's bounds are handed to the OpenMP runtime
+//     (__kmpc_distribute_static_init / __kmpc_for_static_init with a
+//     distribute schedule, or the only worksharing loop of a kernel without
+//     distribute), clamps the normalized bounds [lb, ub] to [lo, hi - 1]
+//     when active is non-zero. With active == 0 (its initial value) the copy
+//     does what the kernel does. The copies are compiled apart and linked in
+//     at the end (WindowedCopies.h): the kernels stay plain clang's, so the
+//     same binary runs plain clang's code under the stock plugins;
 //   - stores the section analysis' descriptor as <kernel>_hetero_desc (a
 //     NUL-terminated string, x86_64 image only: the runtime reads it there).
 //
@@ -20,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DescriptorRegistry.h"
+#include "WindowedCopies.h"
 
 #include "hetero/CompilerAbi.h"
 #include "hetero/KernelDescriptor.h"
@@ -44,6 +47,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 using namespace llvm;
 
@@ -77,14 +81,10 @@ struct InitCall {
   bool Signed;
 };
 
-/// Per function reached from a kernel: the instruction (in its caller) that
-/// first named it.
-using ReachedFrom = DenseMap<Function *, Instruction *>;
-
 /// Worksharing init calls reachable from the kernel: distribute ones and the
 /// others.
 void findInitCalls(Function &Kernel, SmallVectorImpl<InitCall> &Dist,
-                   SmallVectorImpl<InitCall> &For, ReachedFrom &From) {
+                   SmallVectorImpl<InitCall> &For) {
   SetVector<Function *> Work;
   Work.insert(&Kernel);
   for (size_t I = 0; I < Work.size(); ++I) {
@@ -95,8 +95,8 @@ void findInitCalls(Function &Kernel, SmallVectorImpl<InitCall> &Dist,
       // Outlined regions are passed to the runtime as function pointers.
       for (Value *Op : CB->operands())
         if (auto *F = dyn_cast<Function>(Op->stripPointerCasts()))
-          if (!F->isDeclaration() && Work.insert(F))
-            From[F] = CB;
+          if (!F->isDeclaration())
+            Work.insert(F);
       Function *Callee = CB->getCalledFunction();
       auto *Call = dyn_cast<CallInst>(CB);
       if (!Callee || !Call)
@@ -246,81 +246,6 @@ void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
       });
 }
 
-/// The kernel's copy that honours the window: the kernel itself stays as it
-/// was compiled (so the same binary under the stock plugins runs the code
-/// plain clang builds; hetero runs the copy), and the copy, with every
-/// function from the kernel down to the one that holds the init call, gets
-/// the clamp. The copy needs its own kernel environment (the cuda
-/// plugin reads <name>_kernel_environment) and, on NVPTX, the kernel's
-/// nvvm.annotations (what makes it an entry point). Null when the chain
-/// cannot be copied; IC then names the copy's init call.
-Function *cloneForWindow(Function &K, InitCall &IC, const ReachedFrom &From) {
-  SmallVector<Function *, 4> Chain;
-  for (Function *F = IC.Call->getFunction(); F != &K;) {
-    auto It = From.find(F);
-    if (It == From.end())
-      return nullptr;
-    Chain.push_back(F);
-    F = It->second->getFunction();
-  }
-  Chain.push_back(&K);
-  std::reverse(Chain.begin(), Chain.end());
-  Module &M = *K.getParent();
-  SmallVector<std::unique_ptr<ValueToValueMapTy>, 4> Maps;
-  SmallVector<Function *, 4> Made;
-  for (Function *F : Chain) {
-    auto Map = std::make_unique<ValueToValueMapTy>();
-    Function *C = CloneFunction(F, *Map);
-    Made.push_back(C);
-    if (F == &K) {
-      C->setName(abi::windowedKernelSymbol(K.getName().str()));
-    } else {
-      C->setName(F->getName() + ".hetero");
-      auto *User = cast<Instruction>((*Maps.back())[From.lookup(F)]);
-      User->replaceUsesOfWith(F, C);
-      if (!is_contained(User->operand_values(), C)) {
-        // Named through a cast: the kernel stays windowless. The copies
-        // name each other; their bodies go first.
-        for (Function *Gone : Made)
-          Gone->dropAllReferences();
-        for (Function *Gone : Made)
-          Gone->eraseFromParent();
-        return nullptr;
-      }
-    }
-    Maps.push_back(std::move(Map));
-  }
-  Function *Copy = Made.front();
-  IC.Call = cast<CallInst>((*Maps.back())[IC.Call]);
-  for (Instruction &I : instructions(*Copy))
-    if (auto *CB = dyn_cast<CallBase>(&I))
-      if (Function *Callee = CB->getCalledFunction())
-        if (Callee->getName() == "__kmpc_target_init")
-          if (auto *Env = dyn_cast<GlobalVariable>(
-                  CB->getArgOperand(0)->stripPointerCasts())) {
-            auto *Own = new GlobalVariable(
-                M, Env->getValueType(), Env->isConstant(), Env->getLinkage(),
-                Env->getInitializer(), Copy->getName() + "_kernel_environment",
-                nullptr, Env->getThreadLocalMode(), Env->getAddressSpace());
-            Own->copyAttributesFrom(Env);
-            CB->replaceUsesOfWith(Env, Own);
-          }
-  if (NamedMDNode *Notes = M.getNamedMetadata("nvvm.annotations")) {
-    SmallVector<MDNode *, 4> Add;
-    for (MDNode *N : Notes->operands())
-      if (N->getNumOperands() > 0)
-        if (auto *V = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0)))
-          if (V->getValue() == &K) {
-            SmallVector<Metadata *, 8> Ops(N->operands());
-            Ops[0] = ValueAsMetadata::get(Copy);
-            Add.push_back(MDNode::get(M.getContext(), Ops));
-          }
-    for (MDNode *N : Add)
-      Notes->addOperand(N);
-  }
-  return Copy;
-}
-
 /// `a * b + c` in one expression is an llvm.fmuladd (clang's default
 /// -ffp-contract=on), which a target may fuse or not: NVPTX fuses, x86_64
 /// without FMA does not. Every member must round an iteration the same way,
@@ -360,8 +285,11 @@ GlobalVariable *addGlobal(Module &M, const std::string &Name, Constant *Init,
 }
 
 struct LoopWindowPass : PassInfoMixin<LoopWindowPass> {
+  LoopWindowPass(PassBuilder &PB, OptimizationLevel Level)
+      : PB(PB), Level(Level) {}
+
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    if (!M.getModuleFlag("openmp-device"))
+    if (!M.getModuleFlag("openmp-device") || WindowedCopies::isCopiesModule(M))
       return PreservedAnalyses::all();
     bool HostImage = Triple(M.getTargetTriple()).isX86();
     bool Changed = fuseMultiplyAdds(M);
@@ -378,51 +306,69 @@ struct LoopWindowPass : PassInfoMixin<LoopWindowPass> {
              << ": the offloaded loops run unsplit: their analysis did not "
                 "run in this compiler process (-save-temps compiles the "
                 "source and its IR in separate processes)\n";
+    struct KernelPlan {
+      Function *K;
+      KernelDescriptor Desc;
+      std::optional<InitCall> Target;
+    };
+    std::vector<KernelPlan> Plans;
     for (Function *K : Kernels) {
       std::string Parent, Text, Err;
       unsigned Line;
       if (!parseKernelName(K->getName(), Parent, Line))
         continue;
-      KernelDescriptor Desc;
+      KernelPlan P{K, {}, std::nullopt};
       if (!Analysed)
-        Desc.refuse("compiled without hetero's analysis (-save-temps)");
+        P.Desc.refuse("compiled without hetero's analysis (-save-temps)");
       else if (!lookupDescriptor(kernelKey(Parent, Line), Text) ||
-               !KernelDescriptor::parse(Text, Desc, Err))
-        Desc.refuse("not a combined loop construct");
-      bool Splittable = Desc.splittable();
+               !KernelDescriptor::parse(Text, P.Desc, Err))
+        P.Desc.refuse("not a combined loop construct");
       SmallVector<InitCall, 2> Dist, For;
-      ReachedFrom From;
-      findInitCalls(*K, Dist, For, From);
-      InitCall *Target = nullptr;
+      findInitCalls(*K, Dist, For);
       if (Dist.size() == 1)
-        Target = &Dist[0];
+        P.Target = Dist[0];
       else if (Dist.empty() && For.size() == 1)
-        Target = &For[0];
-      if (Splittable && !Target) {
-        Desc.refuse("loop bounds not found in the device code");
-        Splittable = false;
-      }
-      if (Splittable && !cloneForWindow(*K, *Target, From)) {
-        Desc.refuse("the kernel's loop could not be given a window");
-        Splittable = false;
-      }
-      if (Splittable) {
+        P.Target = For[0];
+      if (P.Desc.splittable() && !P.Target)
+        P.Desc.refuse("loop bounds not found in the device code");
+      Plans.push_back(std::move(P));
+    }
+    // The copies are cloned from the module as clang made it (but for the
+    // fused multiply-adds, which they share).
+    ValueToValueMapTy VMap;
+    std::optional<WindowedCopies> Copies;
+    if (any_of(Plans, [](const KernelPlan &P) { return P.Desc.splittable(); }))
+      Copies.emplace(WindowedCopies::cloneDeviceModule(M, VMap));
+    for (KernelPlan &P : Plans) {
+      if (P.Desc.splittable()) {
         Type *I64 = Type::getInt64Ty(M.getContext());
         GlobalVariable *W = addGlobal(
-            M, abi::windowSymbol(K->getName().str()),
+            M, abi::windowSymbol(P.K->getName().str()),
             ConstantAggregateZero::get(ArrayType::get(I64, abi::WindowFields)),
             /*Const=*/false);
-        clampToWindow(*Target, W);
+        // Known to the copies (which only declare it) as aligned enough to
+        // read lo and hi in one load.
+        W->setAlignment(Align(16));
+        InitCall InCopy = *P.Target;
+        InCopy.Call = cast<CallInst>(VMap[P.Target->Call]);
+        clampToWindow(InCopy, Copies->declare(*W));
+        Copies->adoptCopy(*cast<Function>(VMap[P.K]));
       }
       if (HostImage)
-        addGlobal(
-            M, abi::descriptorSymbol(K->getName().str()),
-            ConstantDataArray::getString(M.getContext(), writeDescriptor(Desc)),
-            /*Const=*/true);
+        addGlobal(M, abi::descriptorSymbol(P.K->getName().str()),
+                  ConstantDataArray::getString(M.getContext(),
+                                               writeDescriptor(P.Desc)),
+                  /*Const=*/true);
       Changed = true;
     }
+    if (Copies)
+      Copies->finish(M, PB, Level);
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
+
+private:
+  PassBuilder &PB;
+  OptimizationLevel Level;
 };
 
 } // namespace
@@ -432,8 +378,12 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "hetero-loop-window", "1",
           [](PassBuilder &PB) {
             PB.registerPipelineStartEPCallback(
+                [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
+                  MPM.addPass(hetero::LoopWindowPass(PB, Level));
+                });
+            PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
-                  MPM.addPass(hetero::LoopWindowPass());
+                  MPM.addPass(hetero::LinkWindowedCopies());
                 });
           }};
 }

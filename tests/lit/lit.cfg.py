@@ -69,6 +69,19 @@ config.substitutions.append(("%llvm-objdump", os.path.join(config.hetero_llvm_bi
 config.substitutions.append(("%clangxx-hetero", "%s%s %s" % (wrap, clangxx, flags)))
 config.substitutions.append(("%clang-hetero", "%s%s %s" % (wrap, clang, flags)))
 config.substitutions.append(("%clang-driver", clang))
+# The same source built by plain clang-19 for NVPTX (what bench.py's stock
+# builds are): the reference for the kernels of a hetero build.
+config.substitutions.append(("%clang-plain-nvptx", (
+    "%s -O2 -fopenmp -fopenmp-targets=nvptx64-nvidia-cuda --cuda-path=%s "
+    "--libomptarget-nvptx-bc-path=%s") % (
+        os.path.join(config.hetero_llvm_bin_dir, "clang"),
+        config.hetero_cuda_path,
+        os.path.join(os.path.dirname(config.hetero_llvm_bin_dir), "lib"))))
+config.substitutions.append(("%examples", os.path.join(config.hetero_source_dir, "examples")))
+config.substitutions.append(
+    ("%device-ptx", "python3 " + os.path.join(config.test_source_root, "Inputs", "device-ptx.py")))
+config.substitutions.append(
+    ("%same-kernels", "python3 " + os.path.join(config.test_source_root, "Inputs", "same-kernels.py")))
 config.substitutions.append(("%run-hetero", "env LIBOMPTARGET_PLUGIN=hetero"))
 # Upstream behaviour (no selection): with a hetero fat binary the x86_64
 # image registers first, so device 0 is the host plugin.

@@ -17,7 +17,9 @@
 //                    while the window is active (and all of them while it
 //                    is not); beside every K_hetero_window. K itself is left
 //                    as clang compiled it, so the binary runs the code of a
-//                    plain build under the stock plugins. hetero runs the
+//                    plain build under the stock plugins (the copies are
+//                    compiled in a module of their own, linked in after the
+//                    device module's optimisation: WindowedCopies.h). hetero runs the
 //                    copy for every launch of K on a member, whole launches
 //                    with the window off, so that a split and a whole run
 //                    execute the same code. (Images from before the copy

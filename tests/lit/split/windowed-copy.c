@@ -3,7 +3,8 @@
 // (CompilerAbi.h): the same binary under the stock plugins runs the code a
 // plain build has; hetero runs the copy, whole launches with the window off.
 // In the x86_64 image the kernel and its outlined regions never touch the
-// window; the copy's do.
+// window; the copy's do (they are compiled apart and linked in at the end,
+// so their outlined regions are the originals' names with a suffix).
 // REQUIRES: compiler
 // RUN: rm -rf %t.dir && mkdir -p %t.dir && cd %t.dir && %clang-hetero --offload-device-only -S -emit-llvm %s
 // RUN: %FileCheck %s < %t.dir/windowed-copy-openmp-x86_64-unknown-linux-gnu.ll
@@ -15,8 +16,8 @@
 // CHECK: define {{.*}} @__omp_offloading_[[K:[0-9a-f]+_[0-9a-f]+_main_l[0-9]+]](
 // CHECK-NOT: hetero_window
 // CHECK: define {{.*}} @__omp_offloading_[[K]]_hetero_windowed(
-// CHECK: call {{.*}} @__omp_offloading_[[K]].omp_outlined.hetero
-// CHECK: define internal void @__omp_offloading_[[K]].omp_outlined.hetero(
+// CHECK: call {{.*}} @__omp_offloading_[[K]].omp_outlined.[[N:[0-9]+]],
+// CHECK: define internal void @__omp_offloading_[[K]].omp_outlined.[[N]](
 // CHECK-NEXT: load i64, ptr @__omp_offloading_[[K]]_hetero_window
 // OUT: sum=
 // STATS: hetero-stats kernel={{.*}} split=yes
