@@ -27,7 +27,6 @@
 #include "hetero/CompilerAbi.h"
 #include "hetero/KernelDescriptor.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
@@ -42,11 +41,8 @@
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
-#include <algorithm>
-#include <memory>
 #include <optional>
 
 using namespace llvm;
