@@ -22,11 +22,14 @@ def has(job, *pair):
     return any(job[i:i + 2] == list(pair) for i in range(len(job) - 1))
 
 
-host = next(j for j in jobs if "-cc1" in j and "-emit-llvm-bc" in j
-            and has(j, "-triple", "x86_64-pc-linux-gnu"))
-device = next(j for j in jobs if "-cc1" in j
-              and has(j, "-triple", "nvptx64-nvidia-cuda")
-              and has(j, "-target-cpu", arch))
+host = next((j for j in jobs if "-cc1" in j and "-emit-llvm-bc" in j
+             and has(j, "-triple", "x86_64-pc-linux-gnu")), None)
+device = next((j for j in jobs if "-cc1" in j
+               and has(j, "-triple", "nvptx64-nvidia-cuda")
+               and has(j, "-target-cpu", arch)), None)
+if host is None or device is None:
+    sys.exit("device-ptx.py: the compile plans no %s job for %s (see its "
+             "-### output)" % ("host IR" if host is None else "NVPTX", arch))
 device[device.index("-o") + 1] = out
 temps = [host[host.index("-o") + 1]]
 try:
