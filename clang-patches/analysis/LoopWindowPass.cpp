@@ -291,8 +291,7 @@ struct LoopWindowPass : PassInfoMixin<LoopWindowPass> {
     bool Changed = fuseMultiplyAdds(M);
     std::vector<Function *> Kernels;
     for (Function &F : M)
-      if (!F.isDeclaration() && !F.hasLocalLinkage() &&
-          F.getName().starts_with("__omp_offloading_"))
+      if (!F.isDeclaration() && isOffloadKernel(F))
         Kernels.push_back(&F);
     // Said once per device image, from the x86_64 one (the NVPTX ones are
     // compiled the same way).

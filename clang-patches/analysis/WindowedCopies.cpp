@@ -8,7 +8,6 @@
 
 #include "hetero/CompilerAbi.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -32,11 +31,6 @@ std::mutex Mutex;
 std::set<const Module *> InPipeline;
 std::map<const Module *, std::unique_ptr<Module>> Held;
 
-/// clang's kernels, as the pass finds them.
-bool isKernel(const Function &F) {
-  return !F.hasLocalLinkage() && F.getName().starts_with("__omp_offloading_");
-}
-
 GlobalVariable *kernelEnvironment(Function &Kernel) {
   for (Instruction &I : instructions(Kernel))
     if (auto *CB = dyn_cast<CallBase>(&I))
@@ -57,8 +51,10 @@ WindowedCopies WindowedCopies::cloneDeviceModule(Module &M,
 void WindowedCopies::adoptCopy(Function &Kernel) {
   Kernel.setName(abi::windowedKernelSymbol(Kernel.getName().str()));
   // The cuda plugin reads <kernel>_kernel_environment.
-  if (GlobalVariable *Env = kernelEnvironment(Kernel))
+  if (GlobalVariable *Env = kernelEnvironment(Kernel)) {
     Env->setName(Kernel.getName() + "_kernel_environment");
+    OwnEnvironments.insert(Env);
+  }
   // An entry point by its calling convention, not only by its
   // nvvm.annotations: NVPTX caches annotations per function object, and a
   // copy linked in after the device module's pipeline was, now and then,
@@ -79,10 +75,6 @@ GlobalVariable *WindowedCopies::declare(const GlobalVariable &Window) {
 
 void WindowedCopies::strip() {
   SmallPtrSet<const Function *, 8> Keep(Adopted.begin(), Adopted.end());
-  SmallPtrSet<const GlobalVariable *, 8> OwnEnvironments;
-  for (Function *F : Adopted)
-    if (GlobalVariable *Env = kernelEnvironment(*F))
-      OwnEnvironments.insert(Env);
   // The copies' entry-point annotations only; the offload entries' metadata
   // and the used lists stay M's.
   if (NamedMDNode *Notes = Copies->getNamedMetadata("nvvm.annotations")) {
@@ -106,7 +98,7 @@ void WindowedCopies::strip() {
   for (Function &F : *Copies) {
     if (F.isDeclaration() || Keep.count(&F))
       continue;
-    if (isKernel(F)) {
+    if (isOffloadKernel(F)) {
       F.deleteBody();
       Dropped.push_back(&F);
     } else if (!F.hasLocalLinkage()) {

@@ -26,6 +26,7 @@
 #ifndef HETERO_WINDOWEDCOPIES_H
 #define HETERO_WINDOWEDCOPIES_H
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/OptimizationLevel.h"
@@ -38,6 +39,12 @@ class PassBuilder;
 }
 
 namespace hetero {
+
+/// clang's offloaded kernels: the functions the pass windows, and those the
+/// copies' module drops.
+inline bool isOffloadKernel(const llvm::Function &F) {
+  return !F.hasLocalLinkage() && F.getName().starts_with("__omp_offloading_");
+}
 
 class WindowedCopies {
 public:
@@ -67,6 +74,8 @@ private:
 
   std::unique_ptr<llvm::Module> Copies;
   llvm::SmallVector<llvm::Function *, 8> Adopted;
+  /// The adopted copies' own kernel environments (renamed, kept defined).
+  llvm::SmallPtrSet<const llvm::GlobalVariable *, 8> OwnEnvironments;
 };
 
 /// Links the copies held for a module into it (the end of its pipeline).
