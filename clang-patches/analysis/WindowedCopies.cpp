@@ -11,7 +11,6 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/Linker/Linker.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -90,9 +89,10 @@ void WindowedCopies::strip() {
   }
   if (NamedMDNode *Info = Copies->getNamedMetadata("omp_offload.info"))
     Copies->eraseNamedMetadata(Info);
-  for (const char *Used : {"llvm.used", "llvm.compiler.used"})
-    if (GlobalVariable *G = Copies->getGlobalVariable(Used))
-      G->eraseFromParent();
+  // The used lists, constructors and the like are M's.
+  for (GlobalVariable &G : make_early_inc_range(Copies->globals()))
+    if (G.hasAppendingLinkage())
+      G.eraseFromParent();
 
   SmallVector<Function *, 8> Dropped;
   for (Function &F : *Copies) {
@@ -158,6 +158,98 @@ bool WindowedCopies::isCopiesModule(const Module &M) {
   return InPipeline.count(&M) != 0;
 }
 
+namespace {
+
+/// Moves the copies' functions and variables into M, whose clone Copies is
+/// (same context, so the same types). What Copies only names (declarations,
+/// M's constants kept for folding) becomes M's own value; the rest moves
+/// as is. Not llvm::Linker: it creates new function and variable objects
+/// and recreates M's variables that the copies name, which reorders M's
+/// variables (the PTX's module-scope order decides the kernels' shared
+/// memory offsets, and NVPTX orders what a variable refers to by pointer
+/// value, so the PTX differed from build to build), and a function object
+/// created this late can take the address of one M's pipeline freed, whose
+/// NVPTX annotations are cached by address (a copy then lost .maxntid).
+/// Every object moved here was created before M's pipeline began.
+/// A local constant whose address nobody compares, the same in M and the
+/// copies (the runtime's source locations), becomes M's: ConstantMerge,
+/// after the device module's optimisation, would otherwise keep the copies'
+/// one and drop M's, moving what M's kernels refer to behind M's own
+/// variables.
+bool mergeable(const GlobalVariable &G) {
+  return G.hasLocalLinkage() && G.isConstant() && G.hasInitializer() &&
+         G.hasGlobalUnnamedAddr() && !G.hasSection() && !G.hasComdat() &&
+         !G.isThreadLocal();
+}
+
+void mergeSameConstants(Module &M, Module &Copies) {
+  std::map<std::pair<const Constant *, unsigned>, GlobalVariable *> Mine;
+  for (GlobalVariable &G : M.globals())
+    if (mergeable(G))
+      Mine.try_emplace({G.getInitializer(), G.getAddressSpace()}, &G);
+  // A merge changes the initializers that refer to the merged constant (an
+  // ident refers to its string): repeat until nothing merges.
+  for (bool Merged = true; Merged;) {
+    Merged = false;
+    for (GlobalVariable &G : make_early_inc_range(Copies.globals())) {
+      if (!mergeable(G))
+        continue;
+      auto It = Mine.find({G.getInitializer(), G.getAddressSpace()});
+      if (It == Mine.end() || It->second->getValueType() != G.getValueType() ||
+          It->second->getAlign() != G.getAlign())
+        continue;
+      G.replaceAllUsesWith(It->second);
+      G.eraseFromParent();
+      Merged = true;
+    }
+  }
+}
+
+void moveInto(Module &M, Module &Copies) {
+  auto ResolvesToM = [&](GlobalValue &GV) {
+    if (!GV.isDeclaration() && !GV.hasAvailableExternallyLinkage())
+      return false;
+    GlobalValue *Mine = M.getNamedValue(GV.getName());
+    if (Mine && Mine->getType() == GV.getType()) {
+      GV.replaceAllUsesWith(Mine);
+      return true;
+    }
+    // Gone from M (M's pipeline dropped a constant it no longer used): the
+    // copies keep their own.
+    if (GV.hasAvailableExternallyLinkage())
+      GV.setLinkage(GlobalValue::PrivateLinkage);
+    return false;
+  };
+  for (GlobalVariable &G : make_early_inc_range(Copies.globals()))
+    if (ResolvesToM(G))
+      G.eraseFromParent();
+  for (Function &F : make_early_inc_range(Copies))
+    if (ResolvesToM(F))
+      F.eraseFromParent();
+  mergeSameConstants(M, Copies);
+  while (!Copies.global_empty()) {
+    GlobalVariable &G = *Copies.global_begin();
+    G.removeFromParent();
+    M.insertGlobalVariable(&G);
+  }
+  while (!Copies.empty()) {
+    Function &F = *Copies.begin();
+    F.removeFromParent();
+    M.getFunctionList().push_back(&F);
+  }
+  // The copies' entry-point annotations, and their debug info's units.
+  for (const char *Name : {"nvvm.annotations", "llvm.dbg.cu"})
+    if (NamedMDNode *From = Copies.getNamedMetadata(Name)) {
+      NamedMDNode *To = M.getOrInsertNamedMetadata(Name);
+      SmallPtrSet<MDNode *, 8> Present(To->op_begin(), To->op_end());
+      for (MDNode *N : From->operands())
+        if (Present.insert(N).second)
+          To->addOperand(N);
+    }
+}
+
+} // namespace
+
 PreservedAnalyses LinkWindowedCopies::run(Module &M, ModuleAnalysisManager &) {
   std::unique_ptr<Module> Copies;
   {
@@ -168,10 +260,7 @@ PreservedAnalyses LinkWindowedCopies::run(Module &M, ModuleAnalysisManager &) {
     Copies = std::move(It->second);
     Held.erase(It);
   }
-  if (Linker::linkModules(M, std::move(Copies)))
-    M.getContext().emitError(
-        "hetero: the windowed kernels could not be linked into " +
-        M.getSourceFileName());
+  moveInto(M, *Copies);
   return PreservedAnalyses::none();
 }
 

@@ -15,7 +15,8 @@
 //   2. finishCopies() keeps only the adopted copies and what they reach,
 //      optimises the module with the device module's own pipeline, and holds
 //      it for M;
-//   3. LinkWindowedCopies (at the end of M's pipeline) links it into M.
+//   3. LinkWindowedCopies (at the end of M's pipeline) moves its functions
+//      and variables into M, keeping M's own in their order (moveInto).
 // What the copies share with M, they name: M's variables (user data, the
 // window globals, the runtime's device environment) are declarations in the
 // copies' module (constants keep their value for folding); its functions are

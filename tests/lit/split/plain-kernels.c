@@ -7,17 +7,26 @@
 // reduction statics out of its shared memory, and the plain kernel a store
 // of the launch environment that plain clang drops, 3-7% per launch of a
 // tiny kernel under the stock cuda plugin.
+// The copies join the device module after its optimisation without moving
+// its variables (whose order is the kernels' shared memory layout, and which
+// NVPTX emitted in an order that varied from build to build) and keep the
+// kernels' launch bounds (.maxntid), which a copy lost now and then when it
+// joined as a new function object: two builds give the same PTX.
 // REQUIRES: compiler
 // RUN: rm -rf %t.dir && mkdir -p %t.dir && cd %t.dir
 // RUN: %device-ptx launch.s sm_90 -- env HETERO_OFFLOAD_ARCH=sm_90 %clang-hetero -I%examples %examples/launch.c -o launch
 // RUN: %device-ptx launch-plain.s sm_90 -- %clang-plain-nvptx --offload-arch=sm_90 -I%examples %examples/launch.c -o launch-plain
 // RUN: %same-kernels launch.s launch-plain.s | %FileCheck %s
+// RUN: %device-ptx launch-again.s sm_90 -- env HETERO_OFFLOAD_ARCH=sm_90 %clang-hetero -I%examples %examples/launch.c -o launch-again
+// RUN: cmp launch.s launch-again.s
 // RUN: %device-ptx here.s sm_90 -- env HETERO_OFFLOAD_ARCH=sm_90 %clang-hetero %s -o here
 // RUN: %device-ptx here-plain.s sm_90 -- %clang-plain-nvptx --offload-arch=sm_90 %s -o here-plain
 // RUN: %same-kernels here.s here-plain.s | %FileCheck %s --check-prefix=HERE
 // CHECK-COUNT-3: _main_l{{[0-9]+}}: same (with a windowed copy)
+// CHECK-NEXT: module-scope variables: same, in the same order
 // HERE-DAG: _main_l{{[0-9]+}}: same (with a windowed copy)
 // HERE-DAG: _scale_l{{[0-9]+}}: same (with a windowed copy)
+// HERE: module-scope variables: same, in the same order
 #include <stdio.h>
 #include <stdlib.h>
 
