@@ -201,6 +201,9 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
       continue;
     }
     uint64_t PartBytes = 0;
+    // The cuda plugin's hardware parallelism is in warps.
+    uint64_t Resident = Cuda->getDevice(D).getHardwareParallelism() * 32 /
+                        static_cast<uint64_t>(GpuSplit);
     if (GpuSplit > 1) {
       if (auto Err = Cuda->getDevice(D).getDeviceMemorySize(PartBytes))
         llvm::consumeError(std::move(Err));
@@ -213,6 +216,7 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
       M.Device = D;
       M.Part = GpuSplit > 1 ? P : -1;
       M.Share = 32.0 / GpuSplit;
+      M.ResidentThreads = Resident;
       M.WorkerId = !HavePool                     ? -1
                    : P == 0                      ? It->second
                    : NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu++]
@@ -370,6 +374,16 @@ bool BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
   Out.KA = *L.Args;
   if (C.Windowed)
     Out.KA.Tripcount = C.Hi - C.Lo;
+  if (C.GridFraction > 0 && M.ResidentThreads && !Out.KA.NumTeams[0]) {
+    // Teams of the kernel's thread limit, else of clang's default team
+    // size for NVPTX (128 threads).
+    uint64_t Threads = Out.KA.ThreadLimit[0] ? Out.KA.ThreadLimit[0] : 128;
+    auto Teams = static_cast<uint64_t>(
+        C.GridFraction * static_cast<double>(M.ResidentThreads) /
+        static_cast<double>(Threads));
+    Out.KA.NumTeams[0] = static_cast<uint32_t>(
+        std::clamp<uint64_t>(Teams, 1, UINT32_MAX));
+  }
   Out.Args = C.Args;
   Out.Offsets.assign(Out.Args.size(), 0);
   return true;

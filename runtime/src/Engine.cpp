@@ -26,7 +26,8 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
                TaskRunner Run)
     : Config(S), Layer(Layer), Members(std::move(Members)), Back(B),
       Run(std::move(Run)), Decide(S),
-      Measured(measuredShares(S), static_cast<double>(S.ProbeAfterMs) / 1e3) {
+      Measured(measuredShares(S), static_cast<double>(S.ProbeAfterMs) / 1e3),
+      Grids(S.MeasuredTeams && measuredShares(S) && !S.UserTeams) {
   updateHome();
   Measured.load(Config.SharesFile, this->Members); // the parameter is gone
 }
@@ -67,6 +68,7 @@ bool Engine::launch(const LaunchRequest &R) {
     Key = ShareModel::key(K.Name, R.TripCount);
     size_t Offered = Shares.size();
     Shares = Measured.shares(Key, Members, Shares, SharesNote, R.TripCount);
+    pickGrids(Key, Shares, R.TripCount);
     if (Shares.size() == 1 && Offered > 1) {
       // The model found one member faster alone: a whole launch there.
       Reason = "measured shares: " + SharesNote;
@@ -103,8 +105,11 @@ bool Engine::launch(const LaunchRequest &R) {
             .count();
     if (infoLevel() >= 2) // the line is built only when it is printed
       printLaunchTimes(K.Name, Wall, Rec, SharesNote);
-    Measured.record(Key, Usage, Wall);
+    // A grid under trial would swing the GPU's measured speed.
+    if (!recordGrids(Key, Usage, Rec))
+      Measured.record(Key, Usage, Wall);
   }
+  Shapes.assign(Members.size(), TeamsTrial::Pick());
   Rec.H2D = T.BytesH2D - H2D;
   Rec.D2D = T.BytesD2D - D2D;
   Rec.D2H = T.BytesD2H - D2H;
@@ -112,6 +117,39 @@ bool Engine::launch(const LaunchRequest &R) {
     Stats.record(K.Name, Rec);
   Last = Rec;
   return Outcome == LaunchRun::Outcome::Done;
+}
+
+void Engine::pickGrids(const std::string &Key, const std::vector<Share> &S,
+                       uint64_t TripCount) {
+  Shapes.assign(Members.size(), TeamsTrial::Pick());
+  double Total = 0;
+  for (const Share &Sh : S)
+    Total += Sh.Weight;
+  for (const Share &Sh : S) {
+    const Member &M = Members[Sh.Member];
+    if (M.Kind != MemberKind::Gpu || Total <= 0)
+      continue;
+    auto Iterations =
+        static_cast<uint64_t>(static_cast<double>(TripCount) * Sh.Weight / Total);
+    Shapes[Sh.Member] = Grids.pick(Key, Sh.Member, Iterations, M.ResidentThreads);
+  }
+}
+
+bool Engine::recordGrids(const std::string &Key,
+                         const std::vector<MemberUsage> &Usage,
+                         KernelStats::Launch &Rec) {
+  bool Trial = false;
+  for (size_t M = 0; M < Members.size() && M < Shapes.size(); ++M) {
+    if (Members[M].Kind != MemberKind::Gpu || !Usage[M].Iterations)
+      continue;
+    Grids.record(Key, M, Shapes[M], Usage[M].Iterations, Usage[M].BusySeconds);
+    Trial |= Shapes[M].Trial;
+    std::string Note = Grids.note(Key, M);
+    if (!Note.empty())
+      Rec.Teams += (Rec.Teams.empty() ? "" : ",") + Members[M].name() + "=" +
+                   Note;
+  }
+  return Trial;
 }
 
 void Engine::printLaunchTimes(const std::string &Kernel, double Wall,

@@ -32,6 +32,8 @@ void KernelStats::record(const std::string &Kernel, const Launch &L) {
   R.D2H += L.D2H;
   if (L.Split && !L.Shares.empty())
     R.Shares = L.Shares;
+  if (!L.Teams.empty())
+    R.Teams = L.Teams;
 }
 
 void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
@@ -51,10 +53,11 @@ void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
     fprintf(Out,
             "hetero-stats kernel=%s launches=%" PRIu64 " split=%s"
             " split_launches=%" PRIu64 " members=%s bytes_h2d=%" PRIu64
-            " bytes_d2d=%" PRIu64 " bytes_d2h=%" PRIu64 "%s%s\n",
+            " bytes_d2d=%" PRIu64 " bytes_d2h=%" PRIu64 "%s%s%s%s\n",
             K.c_str(), R.Launches, Split.c_str(), R.Split,
             Members.empty() ? "-" : Members.c_str(), R.H2D, R.D2D, R.D2H,
-            R.Shares.empty() ? "" : " shares=", R.Shares.c_str());
+            R.Shares.empty() ? "" : " shares=", R.Shares.c_str(),
+            R.Teams.empty() ? "" : " teams=", R.Teams.c_str());
   }
   fprintf(Out,
           "hetero-stats total bytes_h2d=%" PRIu64 " bytes_d2d=%" PRIu64

@@ -213,6 +213,8 @@ ChunkRun LaunchRun::chunkRun(const Chunk &C) const {
   Run.Windowed = !C.Whole;
   Run.Lo = C.Lo;
   Run.Hi = C.Hi;
+  if (C.Member < E.Shapes.size())
+    Run.GridFraction = E.Shapes[C.Member].Fraction;
   Run.Args = C.NodeArgs;
   return Run;
 }

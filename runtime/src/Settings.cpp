@@ -28,7 +28,8 @@ const char *const KnownSettings[] = {
     "HETERO_MEMBER",       "HETERO_MEMBERS",     "HETERO_CHUNKS",
     "HETERO_MIN_CHUNK",    "HETERO_CPU_THREADS", "HETERO_HOST_COPY",
     "HETERO_SHARES",       "HETERO_SHARES_FILE", "HETERO_GPU_SPLIT",
-    "HETERO_PROBE_AFTER",  "HETERO_TRACE",       "HETERO_NODE_SPLIT"};
+    "HETERO_PROBE_AFTER",  "HETERO_TRACE",       "HETERO_NODE_SPLIT",
+    "HETERO_TEAMS"};
 
 /// Names of hetero's other tools (compiler driver, scripts): never typos.
 const char *const OtherHeteroNames[] = {
@@ -269,6 +270,14 @@ Settings readSettings(const GetEnvFn &GetEnv,
     else
       Reject("HETERO_NODE_SPLIT", V, "expected auto or off");
   }
+  if (std::string_view V = Value("HETERO_TEAMS"); !V.empty()) {
+    if (V == "measured" || V == "plugin")
+      S.MeasuredTeams = V == "measured";
+    else
+      Reject("HETERO_TEAMS", V, "expected measured or plugin");
+  }
+  if (const char *Teams = GetEnv("OMP_NUM_TEAMS"); Teams && *Teams)
+    S.UserTeams = true;
   S.StarPUCpusSet = GetEnv("STARPU_NCPU") || GetEnv("STARPU_NCPUS");
   S.StarPUCudaSet = GetEnv("STARPU_NCUDA") != nullptr;
   return S;
@@ -303,6 +312,7 @@ std::vector<std::string> settingsInForce(const Settings &S,
       {"HETERO_PROBE_AFTER", Num(S.ProbeAfterMs)},
       {"HETERO_TRACE", S.TraceFile.empty() ? "none" : S.TraceFile},
       {"HETERO_NODE_SPLIT", S.NodeSplit ? "auto" : "off"},
+      {"HETERO_TEAMS", S.MeasuredTeams ? "measured" : "plugin"},
   };
   std::vector<std::string> Out;
   for (const auto &[Name, Value] : Values) {

@@ -16,6 +16,7 @@
 // CHECK-DAG: HETERO_CHUNKS=3{{$}}
 // CHECK-DAG: HETERO_PROBE_AFTER=50 (default)
 // CHECK-DAG: HETERO_NODE_SPLIT=auto (default)
+// CHECK-DAG: HETERO_TEAMS=measured (default)
 // CHECK: left out:
 // RUN: env HETERO_CHUNKS=0 %not %hetero-info 2>&1 | %FileCheck %s --check-prefix=BAD
 // BAD: hetero: error: HETERO_CHUNKS=0: expected an integer from 1 to 256

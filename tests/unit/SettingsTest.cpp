@@ -120,6 +120,8 @@ TEST(Settings, DefaultsWhenUnsetOrEmpty) {
   EXPECT_EQ(S.ProbeAfterMs, 50u);
   EXPECT_TRUE(S.TraceFile.empty());
   EXPECT_TRUE(S.NodeSplit);
+  EXPECT_TRUE(S.MeasuredTeams);
+  EXPECT_FALSE(S.UserTeams);
   EXPECT_EQ(S.Simulate, 0u);
   EXPECT_EQ(S.SimulateMemory, 0u);
   EXPECT_FALSE(S.MembersListed);
@@ -146,9 +148,13 @@ TEST(Settings, ValuesRead) {
                     {"HETERO_GPU_SPLIT", "2"},
                     {"HETERO_PROBE_AFTER", "0"},
                     {"HETERO_TRACE", "/tmp/t.json"},
-                    {"HETERO_NODE_SPLIT", "off"}},
+                    {"HETERO_NODE_SPLIT", "off"},
+                    {"HETERO_TEAMS", "plugin"},
+                    {"OMP_NUM_TEAMS", "264"}},
                    S)
                   .empty());
+  EXPECT_FALSE(S.MeasuredTeams);
+  EXPECT_TRUE(S.UserTeams);
   EXPECT_EQ(S.Info, 2);
   EXPECT_EQ(S.TraceFile, "/tmp/t.json");
   EXPECT_FALSE(S.NodeSplit);
@@ -205,6 +211,7 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAccepted) {
       {"HETERO_PROBE_AFTER", "50ms",
        "HETERO_PROBE_AFTER=50ms: expected an integer from 0 to 86400000"},
       {"HETERO_NODE_SPLIT", "1", "HETERO_NODE_SPLIT=1: expected auto or off"},
+      {"HETERO_TEAMS", "264", "HETERO_TEAMS=264: expected measured or plugin"},
       {"HETERO_CPU_THREADS", "-1",
        "HETERO_CPU_THREADS=-1: expected an integer from 1 to"},
       {"HETERO_CPU_THREADS", "abc",
@@ -300,7 +307,10 @@ TEST(Settings, InForceListsEverySettingAndItsDefaults) {
   std::map<std::string, std::string> Env = {{"HETERO_CHUNKS", "4"}};
   ASSERT_TRUE(read(Env, S).empty());
   std::vector<std::string> Lines = settingsInForce(S, envOf(Env));
-  EXPECT_EQ(Lines.size(), 18u);
+  EXPECT_EQ(Lines.size(), 19u);
+  EXPECT_NE(std::find(Lines.begin(), Lines.end(),
+                      "HETERO_TEAMS=measured (default)"),
+            Lines.end());
   EXPECT_NE(std::find(Lines.begin(), Lines.end(), "HETERO_CHUNKS=4"),
             Lines.end());
   EXPECT_NE(

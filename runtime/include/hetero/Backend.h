@@ -31,6 +31,9 @@ struct ChunkRun {
   size_t Member = 0;
   bool Windowed = false;
   uint64_t Lo = 0, Hi = 0;
+  /// A GPU chunk's grid: 0 for the back end's default, else the fraction of
+  /// the member's resident threads its teams fill (TeamsTrial.h).
+  double GridFraction = 0;
   /// The kernel's arguments in the member's address space (offsets applied).
   std::vector<uintptr_t> Args;
 };

@@ -37,6 +37,7 @@
 #include "hetero/Pool.h"
 #include "hetero/Settings.h"
 #include "hetero/ShareModel.h"
+#include "hetero/TeamsTrial.h"
 
 #include <cstdio>
 #include <functional>
@@ -89,6 +90,13 @@ private:
                         const KernelStats::Launch &Rec,
                         const std::string &SharesNote);
   friend class LaunchRun;
+  /// The grids of a split's GPU members (Shapes), and what they measured;
+  /// recordGrids says whether one was under trial.
+  void pickGrids(const std::string &Key, const std::vector<Share> &S,
+                 uint64_t TripCount);
+  bool recordGrids(const std::string &Key,
+                   const std::vector<MemberUsage> &Usage,
+                   KernelStats::Launch &Rec);
   /// Points the data layer's map-time writes at the member a whole launch
   /// would run on first (the host for the CPU pool); again after a failure.
   void updateHome();
@@ -100,6 +108,10 @@ private:
   TaskRunner Run;
   Policy Decide;
   ShareModel Measured;
+  TeamsTrial Grids;
+  /// The current launch's grid per member (LaunchRun::chunkRun): a split's,
+  /// or a whole launch's where the share model runs it on one member.
+  std::vector<TeamsTrial::Pick> Shapes;
   IndirectFunctions Indirect;
   KernelStats Stats;
   KernelStats::Launch Last;

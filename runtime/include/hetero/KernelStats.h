@@ -6,8 +6,10 @@
 //   hetero-stats kernel=<name> launches=<n> split=yes|no(<reason>)
 //       members=<member>:<iterations>:<busy ms>,... bytes_h2d= bytes_d2d=
 //       bytes_d2h= [shares=<phase>:<member>=<pct>,...]
+//       [teams=<member>=<grid>,...]
 // (shares: the last split launch's, and the phase of ShareModel.h that
-// chose them) and a last line with the process's totals.
+// chose them; teams: the GPU members' grids, TeamsTrial::note) and a last
+// line with the process's totals.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_KERNELSTATS_H
@@ -37,6 +39,7 @@ public:
     std::vector<std::pair<std::string, MemberUsage>> Members;
     uint64_t H2D = 0, D2D = 0, D2H = 0;
     std::string Shares; // a split's shares and who chose them
+    std::string Teams;  // the GPU members' grids (TeamsTrial::note)
   };
   void record(const std::string &Kernel, const Launch &L);
   /// The lines described above, kernels in order of first launch.
@@ -50,6 +53,7 @@ private:
     std::vector<std::pair<std::string, MemberUsage>> Members;
     uint64_t H2D = 0, D2D = 0, D2H = 0;
     std::string Shares; // the last split's
+    std::string Teams;  // the last measured one
   };
   mutable std::mutex Mutex;
   std::vector<std::string> Order;

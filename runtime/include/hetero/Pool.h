@@ -33,6 +33,10 @@ struct Member {
   /// Its share of split launches when HETERO_MEMBERS gives none: a static
   /// estimate (memory bandwidth of a GPU over the node's cores).
   double Share = 1;
+  /// A GPU member's resident threads (SMs times the threads an SM holds,
+  /// its part of them for a part of a split GPU); 0: unknown or not a GPU.
+  /// The team counts of TeamsTrial.h are fractions of it.
+  uint64_t ResidentThreads = 0;
   bool Failed = false; // left the pool
   /// "cuda:<n>" ("cuda:<n>.<part>" for a part of a split GPU), "sim:<n>",
   /// "cpu": how settings and messages name it.

@@ -35,6 +35,7 @@
 // | HETERO_PROBE_AFTER     | 0 .. 86400000 milliseconds              | 50      |
 // | HETERO_TRACE           | a file path (Chrome trace JSON)         | none    |
 // | HETERO_NODE_SPLIT      | auto or off                             | auto    |
+// | HETERO_TEAMS           | measured or plugin                      | measured|
 // clang-format on
 //
 // (HETERO_SHARES_FILE's default: $XDG_CACHE_HOME/hetero/shares.txt, else
@@ -56,6 +57,11 @@
 // several ranks share this node, each rank's pool takes its own part of the
 // cores it may run on and of the GPUs it sees (NodeShare.h); off: the whole
 // of both, as without a launcher.
+// HETERO_TEAMS=measured: where the program leaves a kernel's team count to
+// the implementation (no num_teams clause, OMP_NUM_TEAMS unset), a GPU
+// member's chunks try a few smaller grids than the cuda plugin's default and
+// keep the fastest (TeamsTrial.h; off where the shares are fixed); plugin:
+// always the cuda plugin's grid.
 // HETERO_GPU_SPLIT=k presents each GPU as k members cuda:<n>.0 ..
 // cuda:<n>.<k-1>, each with its own memory node (a k-th of the GPU's
 // memory), image copy, loop windows and worker, copying between each other
@@ -106,6 +112,9 @@ struct Settings {
   std::string SharesFile; // empty: none
   std::string TraceFile;  // empty: no trace
   bool NodeSplit = true;
+  bool MeasuredTeams = true;
+  /// OMP_NUM_TEAMS is set: the user chose the team count.
+  bool UserTeams = false;
   /// STARPU_NCPU (or STARPU_NCPUS) / STARPU_NCUDA are set: StarPU's own
   /// settings, which then override hetero's worker counts.
   bool StarPUCpusSet = false;

@@ -21,7 +21,7 @@
 // RUN: test ! -e %t.later
 // CHECK: checksum=
 // FIRST: hetero-stats kernel={{.*}} launches=12 split=yes {{.*}} shares=settled
-// LATER: hetero-stats kernel={{.*}} launches=12 split=yes split_launches=12 members={{(cuda:[0-9.]+:[0-9]+:[0-9.]+ms,)*}}sim:0:{{[0-9]+}}:{{[0-9.]+}}ms,sim:1:{{[0-9]+}}:{{[0-9.]+}}ms bytes_h2d={{.*}} shares=accelerators-until-probe:{{[^ ]*}}sim:1={{[0-9.]+}}%{{$}}
+// LATER: hetero-stats kernel={{.*}} launches=12 split=yes split_launches=12 members={{(cuda:[0-9.]+:[0-9]+:[0-9.]+ms,)*}}sim:0:{{[0-9]+}}:{{[0-9.]+}}ms,sim:1:{{[0-9]+}}:{{[0-9.]+}}ms bytes_h2d={{.*}} shares=accelerators-until-probe:{{[^ ]*}}sim:1={{[0-9.]+}}%{{( teams=[^ ]+)?$}}
 // The second run starts from the persisted shares; persisted mixed shares
 // are timed again, and on a loaded machine may lose to the accelerators:
 // SECOND: hetero-stats kernel={{.*}} launches=12 split=yes {{.*}} shares={{persisted-settled|settled-accel\[verified: }}

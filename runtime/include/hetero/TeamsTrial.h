@@ -1,0 +1,90 @@
+//===- TeamsTrial.h - A GPU chunk's team count, from measurement -*- C++ -*-===//
+//
+// How many teams a GPU runs a chunk with decides its speed as much as its
+// share does: Himeno L's stencil (65025 k columns) runs twice as fast on an
+// H100 as 264 teams of 128 threads as in the cuda plugin's default grid for
+// that trip count (2033 teams of one warp, below its default team count
+// times 128); other kernels want the default. Where the program leaves the
+// team count to the implementation (no num_teams clause, no OMP_NUM_TEAMS),
+// the engine measures, per kernel, trip-count class and GPU member, the
+// default and a few smaller grids, and keeps the fastest.
+//
+// Contract:
+//   - A shape is a fraction of the GPU's resident threads (its SM count times
+//     the threads an SM holds) that the chunk's teams fill, or 0 for the
+//     back end's default grid. Candidates: 1/8, 1/4, 1/16, 1/2, tried in
+//     that order, as teams of the kernel's thread limit (else 128); one is
+//     tried only where the chunk has an iteration for each of its threads.
+//   - Per (kernel key, member): launch 1 runs the default and is not timed
+//     (first-touch copies, module load); launches 2 and 3 time the default;
+//     then each candidate runs once. A kernel launched three times or less
+//     never runs a candidate. After the last candidate the fastest time per
+//     iteration wins; a candidate must beat the default by 3% to be kept.
+//     The choice is then fixed for the process.
+//   - A launch that runs a candidate is a trial: its times must not teach
+//     the share model (ShareModel.h), whose GPU speed would otherwise swing.
+//   - Disabled where the shares are fixed (HETERO_SHARES=fixed or weights in
+//     HETERO_MEMBERS, so that reductions repeat bit for bit), under
+//     HETERO_TEAMS=plugin, and with OMP_NUM_TEAMS set: always the default.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_TEAMSTRIAL_H
+#define HETERO_TEAMSTRIAL_H
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace hetero {
+
+class TeamsTrial {
+public:
+  static constexpr std::array<double, 4> Candidates = {1.0 / 8, 1.0 / 4,
+                                                       1.0 / 16, 1.0 / 2};
+  /// Launches before the first candidate (the first is not timed).
+  static constexpr unsigned DefaultLaunches = 3;
+  /// How much faster than the default a candidate must be to be kept.
+  static constexpr double KeepBelow = 0.97;
+
+  explicit TeamsTrial(bool Enabled) : Enabled(Enabled) {}
+
+  struct Pick {
+    double Fraction = 0; // 0: the back end's default grid
+    bool Trial = false;  // a candidate under trial
+  };
+  /// The shape of member M's chunk of kernel Key, about Iterations
+  /// iterations on a GPU that holds ResidentThreads threads at once (0:
+  /// unknown, then the default).
+  Pick pick(const std::string &Key, size_t M, uint64_t Iterations,
+            uint64_t ResidentThreads);
+  /// Member M ran its chunks of kernel Key with shape P: Iterations in
+  /// Seconds.
+  void record(const std::string &Key, size_t M, const Pick &P,
+              uint64_t Iterations, double Seconds);
+  /// "1/8:0.51x" (the shape kept, its time per iteration against the
+  /// default's), "default", "trial" or "" (never picked) for the
+  /// statistics.
+  std::string note(const std::string &Key, size_t M) const;
+
+private:
+  struct State {
+    unsigned Launches = 0; // recorded
+    double Default = 0;    // best time per iteration, 0: none yet
+    std::array<double, Candidates.size()> Tried{}; // 0: not run
+    size_t Next = 0;       // next candidate to consider
+    bool Decided = false;
+    double Kept = 0;       // the shape kept
+    double Ratio = 1;      // its time against the default's
+  };
+  void decide(State &S);
+
+  bool Enabled;
+  std::map<std::pair<std::string, size_t>, State> States;
+};
+
+} // namespace hetero
+
+#endif // HETERO_TEAMSTRIAL_H
