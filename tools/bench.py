@@ -4,7 +4,7 @@ and under hetero, in the same invocation on the same machine, repeated. For
 every run it records the example's own timed region (its rate on stderr), the
 whole process's wall time and its peak RSS; prints a table of medians and
 ratios to the baseline, checks the answers agree, writes bench.csv and, with
---plot, bench.png (matplotlib, when installed); with --trace, one HETERO_TRACE
+--plot, bench.png (bar_plot.py); with --trace, one HETERO_TRACE
 timeline per case and hetero configuration (trace-plot.py draws it).
 
   bench.py [--bin DIR] [--plain-bin DIR] [--out DIR] [--reps N]
@@ -19,6 +19,9 @@ Configurations:
                same stock plugin: what the instrumentation costs
   hetero       hetero, default pool (every GPU and the CPU cores)
   hetero-gpus  hetero over the GPUs only (HETERO_MEMBERS)
+  hetero-gpus<n>  hetero over the first n GPUs only (speed-up against the
+               GPU count: with two or more such configurations, --plot also
+               draws scaling.png)
   hetero-cpu   hetero, the CPU pool only
   <hetero config>-split<k>  the same with each GPU presented as k members
                (HETERO_GPU_SPLIT=k; hetero-gpus-split2 lists cuda:<n>.<p>)
@@ -38,6 +41,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bar_plot  # noqa: E402
 from same_answers import same  # noqa: E402
 
 # name -> (program, GPU arguments, CPU arguments, rate regex on stderr, unit,
@@ -62,6 +66,21 @@ CASES = {
                r"([\d.]+) us per launch", "us/launch", False),
     "launch-red": ("launch", ["reduction", "5000"], ["reduction", "2000"],
                    r"([\d.]+) us per launch", "us/launch", False),
+    # The multi-GPU sizes (issue 15); not in the default list.
+    "nbody-512k": ("nbody", ["524288", "3"], ["8192", "2"],
+                   r"([\d.]+) G interactions/s", "Ginter/s", True),
+    "stream-2e28": ("stream", ["268435456", "20"], ["16777216", "10"],
+                    r"([\d.]+) GB/s", "GB/s", True),
+}
+DEFAULT_CASES = ["jacobi", "jacobi-16k", "jacobi-rows", "himeno", "nbody",
+                 "cg", "stream", "launch", "launch-red"]
+# Issue 15's targets: timed speed against stock on one GPU, per GPU count.
+SCALING_TARGETS = {
+    "jacobi-16k": {2: 1.9, 4: 3.7, 8: 7.0},
+    "himeno": {2: 1.85, 4: 3.7, 8: 7.0},
+    "nbody-512k": {2: 1.95, 4: 3.9, 8: 7.6},
+    "stream-2e28": {2: 1.9, 4: 3.7, 8: 7.0},
+    "cg": {2: 1.6, 4: 3.2, 8: 5.5},
 }
 REDUCTION_FIELDS = {"gosa": 1e-6, "rnorm": 1e-6, "dot": 1e-9}
 BASELINE = "stock"
@@ -90,10 +109,15 @@ def config_env(name, gpus):
     if m:
         name = m.group(1)
         env["HETERO_GPU_SPLIT"] = str(parts)
-    if name == "hetero-gpus":
+    m = re.fullmatch(r"hetero-gpus([1-9][0-9]*)?", name)
+    if m:
+        used = int(m.group(1)) if m.group(1) else gpus
+        if used > gpus:
+            sys.exit("bench: %s needs %d GPUs; this machine has %d"
+                     % (name, used, gpus))
         env["HETERO_MEMBERS"] = ",".join(
             "cuda:%d" % g if parts == 1 else "cuda:%d.%d" % (g, p)
-            for g in range(gpus) for p in range(parts))
+            for g in range(used) for p in range(parts))
     elif name == "hetero-cpu":
         env["HETERO_MEMBERS"] = "cpu"
     elif name != "hetero":
@@ -136,6 +160,14 @@ def ratio(x, base, higher_is_better):
     return x / base if higher_is_better else base / x
 
 
+def gpus_used(config, gpus):
+    """How many GPUs a GPUs-only configuration runs on, else None."""
+    m = re.fullmatch(r"hetero-gpus([1-9][0-9]*)?(-split[1-8])?", config)
+    if not m:
+        return None
+    return int(m.group(1)) if m.group(1) else gpus
+
+
 def checks(rows, gpus):
     """Issue 11's targets, one line each: PASS or FAIL with the worst case."""
     by = {(r["case"], r["config"]): r for r in rows}
@@ -172,41 +204,64 @@ def checks(rows, gpus):
         lines.append("%s himeno with the default pool >= 1.15x stock (%.3fx)"
                      % ("PASS" if r["timed_vs_stock"] >= 1.15 else "FAIL",
                         r["timed_vs_stock"]))
+    for r in rows:
+        used = gpus_used(r["config"], gpus)
+        target = SCALING_TARGETS.get(r["case"], {}).get(used)
+        if target:
+            lines.append("%s %s on %d GPUs >= %.2fx stock on one (%s %.3fx)"
+                         % ("PASS" if r["timed_vs_stock"] >= target else
+                            "FAIL", r["case"], used, target, r["config"],
+                            r["timed_vs_stock"]))
+    if gpus > 1:
+        # Speeds against stock share one baseline, so their ratio is the
+        # default pool's speed against the GPUs alone.
+        check("default pool >= 0.98x the GPUs alone", ["hetero"],
+              lambda r: (r["case"], "hetero-gpus") not in by or
+              r["timed_vs_stock"] >=
+              0.98 * by[(r["case"], "hetero-gpus")]["timed_vs_stock"],
+              lambda r: "%.3fx against %.3fx" % (
+                  r["timed_vs_stock"],
+                  by[(r["case"], "hetero-gpus")]["timed_vs_stock"]))
     check("answers agree", list(dict.fromkeys(r["config"] for r in rows)),
           lambda r: r["same_answer"], lambda r: "DIFF")
     return lines
 
 
 def plot(rows, configs, path):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("bench: matplotlib not installed; no plot")
-        return
+    """Speed (timed, wall) and peak RSS against stock, per case and
+    configuration (bar_plot.py: the standard library alone)."""
     cases = list(dict.fromkeys(r["case"] for r in rows))
     shown = [c for c in configs if c != BASELINE]
-    width = 0.8 / max(1, len(shown))
-    fig, axes = plt.subplots(3, 1, figsize=(10, 9), sharex=True)
-    for ax, key, label in zip(
-            axes, ("timed_vs_stock", "wall_vs_stock", "rss_vs_stock"),
-            ("timed region, speed vs stock", "process wall, speed vs stock",
-             "peak RSS vs stock")):
-        for i, cfg in enumerate(shown):
-            ys = [next((r[key] for r in rows
-                        if r["case"] == c and r["config"] == cfg), 0)
-                  for c in cases]
-            ax.bar([x + i * width for x in range(len(cases))], ys, width,
-                   label=cfg)
-        ax.axhline(1.0, color="black", linewidth=0.5)
-        ax.set_ylabel(label)
-    axes[0].legend(fontsize="small")
-    axes[-1].set_xticks([x + width * (len(shown) - 1) / 2
-                         for x in range(len(cases))])
-    axes[-1].set_xticklabels(cases, rotation=20)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    panel_rows = []
+    for key, label in (("timed_vs_stock", "timed region, speed vs stock"),
+                       ("wall_vs_stock", "process wall, speed vs stock"),
+                       ("rss_vs_stock", "peak RSS vs stock")):
+        values = {cfg: {r["case"]: r[key] for r in rows
+                        if r["config"] == cfg} for cfg in shown}
+        panel_rows.append((label, values, 1.0))
+    bar_plot.panels(path, "hetero against the stock plugin", cases, shown,
+                    panel_rows)
+    print("bench: %s" % path)
+
+
+def plot_scaling(rows, gpus, path):
+    """Timed speed against stock on one GPU, per case and GPU count, from
+    the GPUs-only configurations; the grey line is one GPU's stock speed."""
+    points = {}
+    for r in rows:
+        used = gpus_used(r["config"], gpus)
+        if used and "-split" not in r["config"]:
+            points.setdefault(used, {})[r["case"]] = r["timed_vs_stock"]
+    if len(points) < 2:
+        return
+    cases = list(dict.fromkeys(r["case"] for r in rows))
+    counts = sorted(points)
+    series = ["%d GPU%s" % (n, "" if n == 1 else "s") for n in counts]
+    values = {name: points[n] for name, n in zip(series, counts)}
+    bar_plot.panels(path, "speed-up against the GPU count (hetero, GPUs "
+                    "only)", cases, series,
+                    [("timed region, speed vs stock on one GPU", values,
+                      1.0)])
     print("bench: %s" % path)
 
 
@@ -242,7 +297,10 @@ def main():
                    "--bin)")
     p.add_argument("--out", default="bench-results")
     p.add_argument("--reps", type=int, default=3)
-    p.add_argument("--cases", default=",".join(CASES))
+    p.add_argument("--cases", default=",".join(DEFAULT_CASES),
+                   help="default: %s; also: %s" % (
+                       ",".join(DEFAULT_CASES),
+                       ",".join(c for c in CASES if c not in DEFAULT_CASES)))
     p.add_argument("--configs", default=None)
     p.add_argument("--plot", action="store_true")
     p.add_argument("--trace", action="store_true",
@@ -347,6 +405,7 @@ def main():
     print("bench: %s" % os.path.join(a.out, "bench.csv"))
     if a.plot:
         plot(rows, configs, os.path.join(a.out, "bench.png"))
+        plot_scaling(rows, gpus, os.path.join(a.out, "scaling.png"))
     return 0 if all(r["same_answer"] for r in rows) else 1
 
 
