@@ -27,7 +27,8 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
     : Config(S), Layer(Layer), Members(std::move(Members)), Back(B),
       Run(std::move(Run)), Decide(S),
       Measured(measuredShares(S), static_cast<double>(S.ProbeAfterMs) / 1e3),
-      Grids(S.MeasuredTeams && measuredShares(S) && !S.UserTeams) {
+      Grids(S.MeasuredTeams && measuredShares(S) && !S.UserTeams,
+            static_cast<double>(S.ProbeAfterMs) / 1e3) {
   updateHome();
   Measured.load(Config.SharesFile, this->Members); // the parameter is gone
 }
@@ -129,9 +130,10 @@ void Engine::pickGrids(const std::string &Key, const std::vector<Share> &S,
     const Member &M = Members[Sh.Member];
     if (M.Kind != MemberKind::Gpu || Total <= 0)
       continue;
-    auto Iterations =
-        static_cast<uint64_t>(static_cast<double>(TripCount) * Sh.Weight / Total);
-    Shapes[Sh.Member] = Grids.pick(Key, Sh.Member, Iterations, M.ResidentThreads);
+    auto Iterations = static_cast<uint64_t>(static_cast<double>(TripCount) *
+                                            Sh.Weight / Total);
+    Shapes[Sh.Member] =
+        Grids.pick(Key, Sh.Member, Iterations, M.ResidentThreads);
   }
 }
 
@@ -146,8 +148,8 @@ bool Engine::recordGrids(const std::string &Key,
     Trial |= Shapes[M].Trial;
     std::string Note = Grids.note(Key, M);
     if (!Note.empty())
-      Rec.Teams += (Rec.Teams.empty() ? "" : ",") + Members[M].name() + "=" +
-                   Note;
+      Rec.Teams +=
+          (Rec.Teams.empty() ? "" : ",") + Members[M].name() + "=" + Note;
   }
   return Trial;
 }

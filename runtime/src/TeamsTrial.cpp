@@ -38,7 +38,7 @@ TeamsTrial::Pick TeamsTrial::pick(const std::string &Key, size_t M,
       P.Fraction = S.Kept;
     return P;
   }
-  if (S.Launches < DefaultLaunches)
+  if (!trialDue(S))
     return P;
   while (S.Next < Candidates.size() &&
          !distinct(Candidates[S.Next], Iterations, ResidentThreads))
@@ -62,6 +62,7 @@ void TeamsTrial::record(const std::string &Key, size_t M, const Pick &P,
   State &S = It->second;
   double PerIteration = Seconds / static_cast<double>(Iterations);
   if (!P.Trial) {
+    S.Spent += Seconds;
     // The first launch pays for first touches: not the grid's time.
     if (!S.Decided && S.Launches > 0 && !P.Fraction &&
         (!S.Default || PerIteration < S.Default))
@@ -75,6 +76,11 @@ void TeamsTrial::record(const std::string &Key, size_t M, const Pick &P,
       ++S.Next;
     }
   ++S.Launches;
+}
+
+bool TeamsTrial::trialDue(const State &S) const {
+  return S.Launches >= DefaultLaunches &&
+         (S.Spent >= TrialAfter || S.Launches >= TrialAfterLaunches);
 }
 
 void TeamsTrial::decide(State &S) {
@@ -96,7 +102,7 @@ std::string TeamsTrial::note(const std::string &Key, size_t M) const {
     return "";
   const State &S = It->second;
   if (!S.Decided)
-    return S.Next > 0 || S.Launches >= DefaultLaunches ? "trial" : "default";
+    return S.Next > 0 || trialDue(S) ? "trial" : "default";
   if (!S.Kept)
     return "default";
   char Ratio[16];

@@ -7,8 +7,8 @@
 // the grid reaches the back end's chunk and only GPU members get one.
 //
 //===----------------------------------------------------------------------===//
-#include "hetero/Engine.h"
 #include "hetero/TeamsTrial.h"
+#include "hetero/Engine.h"
 
 #include <gtest/gtest.h>
 
@@ -43,8 +43,8 @@ TEST(TeamsTrial, DefaultThenEachCandidateThenTheFastest) {
     Seen.push_back(P.Fraction);
     Trials.push_back(P.Trial);
   }
-  std::vector<double> Want = {0,     0,        0,   1.0 / 8, 1.0 / 4,
-                              1.0 / 16, 1.0 / 2, 0.25, 0.25, 0.25};
+  std::vector<double> Want = {0,        0,       0,    1.0 / 8, 1.0 / 4,
+                              1.0 / 16, 1.0 / 2, 0.25, 0.25,    0.25};
   EXPECT_EQ(Seen, Want);
   std::vector<bool> WantTrials = {false, false, false, true,  true,
                                   true,  true,  false, false, false};
@@ -92,6 +92,30 @@ TEST(TeamsTrial, ShortRunsAndSmallChunksNeverRunACandidate) {
     launch(Kept, Fast);
   EXPECT_EQ(launch(Kept, Fast).Fraction, 0.5);
   EXPECT_EQ(launch(Kept, Fast, 400).Fraction, 0);
+}
+
+TEST(TeamsTrial, CandidatesWaitUntilTheKernelHasRunTrialAfter) {
+  // 100000 iterations of 1 ns: 0.1 ms a launch; candidates from the first
+  // launch after the default's launches add up to 0.45 ms (the sixth).
+  TeamsTrial T(true, 0.45e-3);
+  auto Time = [](double) { return 1e-9; };
+  std::vector<double> Seen;
+  for (int L = 0; L < 10; ++L)
+    Seen.push_back(launch(T, Time).Fraction);
+  EXPECT_EQ(Seen, (std::vector<double>{0, 0, 0, 0, 0, 1.0 / 8, 1.0 / 4,
+                                       1.0 / 16, 1.0 / 2, 0}));
+  // Launches that never add up to TrialAfter: candidates from launch 41
+  // (the 40 before are TrialAfterLaunches).
+  TeamsTrial Long(true, 1.0);
+  for (unsigned L = 0; L < TeamsTrial::TrialAfterLaunches; ++L)
+    EXPECT_FALSE(launch(Long, Time).Trial);
+  EXPECT_EQ(Long.note("k#17", 0), "trial");
+  EXPECT_EQ(launch(Long, Time).Fraction, 1.0 / 8);
+  // A short run of such a kernel never tries.
+  TeamsTrial Short(true, 1.0);
+  for (unsigned L = 0; L < 20; ++L)
+    EXPECT_FALSE(launch(Short, Time).Trial);
+  EXPECT_EQ(Short.note("k#17", 0), "default");
 }
 
 TEST(TeamsTrial, OffOrUnknownGpuIsAlwaysTheDefault) {
@@ -158,6 +182,8 @@ std::vector<std::pair<size_t, double>> engineGrids(Settings S) {
 
 TEST(TeamsTrial, TheEngineHandsTheGridToTheGpusChunksOnly) {
   Settings S;
+  // The made-up kernel takes no time: probe (CPU pool, grids) at once.
+  S.ProbeAfterMs = 0;
   auto Grids = engineGrids(S);
   std::vector<double> Gpu;
   for (const auto &[M, F] : Grids)

@@ -1,4 +1,4 @@
-//===- TeamsTrial.h - A GPU chunk's team count, from measurement -*- C++ -*-===//
+//===- TeamsTrial.h - A GPU chunk's team count, measured -------*- C++ -*-===//
 //
 // How many teams a GPU runs a chunk with decides its speed as much as its
 // share does: Himeno L's stencil (65025 k columns) runs twice as fast on an
@@ -17,10 +17,17 @@
 //     tried only where the chunk has an iteration for each of its threads.
 //   - Per (kernel key, member): launch 1 runs the default and is not timed
 //     (first-touch copies, module load); launches 2 and 3 time the default;
-//     then each candidate runs once. A kernel launched three times or less
-//     never runs a candidate. After the last candidate the fastest time per
-//     iteration wins; a candidate must beat the default by 3% to be kept.
-//     The choice is then fixed for the process.
+//     then each candidate runs once, but only once the member has spent
+//     TrialAfter (HETERO_PROBE_AFTER, the threshold of the share model's
+//     CPU probe) running the kernel in this run, or has run it
+//     TrialAfterLaunches times: a candidate may take several times the
+//     default's time (a streaming kernel on a sixteenth of the GPU), and
+//     four of them among the 20 launches of a STREAM run cost it a tenth of
+//     its time on an H100, which a short run never wins back; a kernel of
+//     microseconds launched hundreds of times (CG's dot) pays little for
+//     its trial and gains from it. After the last candidate the fastest time
+//     per iteration wins; a candidate must beat the default by 3% to be
+//     kept. The choice is then fixed for the process.
 //   - A launch that runs a candidate is a trial: its times must not teach
 //     the share model (ShareModel.h), whose GPU speed would otherwise swing.
 //   - Disabled where the shares are fixed (HETERO_SHARES=fixed or weights in
@@ -46,10 +53,17 @@ public:
                                                        1.0 / 16, 1.0 / 2};
   /// Launches before the first candidate (the first is not timed).
   static constexpr unsigned DefaultLaunches = 3;
+  /// Launches after which candidates run whatever time they took: the four
+  /// trial launches are then at most a tenth of the kernel's launches.
+  static constexpr unsigned TrialAfterLaunches = 40;
   /// How much faster than the default a candidate must be to be kept.
   static constexpr double KeepBelow = 0.97;
 
-  explicit TeamsTrial(bool Enabled) : Enabled(Enabled) {}
+  /// TrialAfter: seconds member M runs a kernel with the default grid, in
+  /// this run, before it tries a candidate (unless it has run it
+  /// TrialAfterLaunches times).
+  explicit TeamsTrial(bool Enabled, double TrialAfter = 0)
+      : Enabled(Enabled), TrialAfter(TrialAfter) {}
 
   struct Pick {
     double Fraction = 0; // 0: the back end's default grid
@@ -72,16 +86,20 @@ public:
 private:
   struct State {
     unsigned Launches = 0; // recorded
+    double Spent = 0;      // seconds of the default grid's launches
     double Default = 0;    // best time per iteration, 0: none yet
     std::array<double, Candidates.size()> Tried{}; // 0: not run
-    size_t Next = 0;       // next candidate to consider
+    size_t Next = 0;                               // next candidate to consider
     bool Decided = false;
-    double Kept = 0;       // the shape kept
-    double Ratio = 1;      // its time against the default's
+    double Kept = 0;  // the shape kept
+    double Ratio = 1; // its time against the default's
   };
   void decide(State &S);
+  /// Whether S's candidates may run (the rules above).
+  bool trialDue(const State &S) const;
 
   bool Enabled;
+  double TrialAfter;
   std::map<std::pair<std::string, size_t>, State> States;
 };
 
