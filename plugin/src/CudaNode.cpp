@@ -108,7 +108,11 @@ bool mostlyUntouched(const void *P, size_t Size) {
 bool CudaNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
   if (Size >= StagedMin && mostlyUntouched(Dst, Size)) {
     std::unique_lock<std::mutex> Lock(StageMutex, std::try_to_lock);
-    if (Lock.owns_lock() && haveStaging())
+    // Setting the staging buffers up (pinned memory, the copy threads) is
+    // paid by the first staged copy: below StagedFirstMin the driver's path
+    // is faster.
+    if (Lock.owns_lock() && (Size >= StagedFirstMin || Stage[0]) &&
+        haveStaging())
       return stagedToHost(static_cast<char *>(Dst),
                           static_cast<const char *>(Src), Size);
   }
