@@ -37,7 +37,8 @@ GROUP_GAP = 24
 
 def panels(path, title, groups, series, rows):
     """Writes the chart; rows is a list of (label, values, reference)."""
-    group_w = BAR_W * max(1, len(series)) + GROUP_GAP
+    # Wide enough for the label (about 11 characters) under each group.
+    group_w = max(BAR_W * max(1, len(series)) + GROUP_GAP, 72)
     width = max(LEFT + group_w * max(1, len(groups)) + 20,
                 LEFT + _tp.text_width(title, 2) + 20, 480)
     height = TOP_TITLE + LEGEND_H + PANEL_H * len(rows) + BOTTOM_LABELS
