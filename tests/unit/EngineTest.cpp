@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "hetero/Engine.h"
+#include "TestKernels.h"
 #include "hetero/ChunkPlan.h"
 #include "hetero/DataLayer.h"
 
@@ -159,14 +160,7 @@ struct EngineFixture : ::testing::Test {
     EXPECT_TRUE(L.read(V.data(), P, N * sizeof(double)).ok());
     return V;
   }
-  KernelTraits traits(const KernelDescriptor &D) {
-    KernelTraits K;
-    K.Name = "kernel";
-    K.Desc = &D;
-    K.Loaded.assign(3, true);
-    K.Windowed.assign(3, true);
-    return K;
-  }
+  KernelTraits traits(const KernelDescriptor &D) { return testKernel(D, 3); }
   LaunchRequest request(const KernelTraits &K, void *A, void *B) {
     LaunchRequest R;
     R.Kernel = &K;

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "hetero/TeamsTrial.h"
+#include "TestKernels.h"
 #include "hetero/Engine.h"
 
 #include <gtest/gtest.h>
@@ -165,11 +166,7 @@ std::vector<std::pair<size_t, double>> engineGrids(Settings S) {
         return Ok;
       };
   Engine E(S, L, P, Back, RunInOrder);
-  KernelTraits K;
-  K.Name = "kernel";
-  K.Desc = &D;
-  K.Loaded.assign(2, true);
-  K.Windowed.assign(2, true);
+  KernelTraits K = testKernel(D, 2);
   LaunchRequest R;
   R.Kernel = &K;
   R.Args = {static_cast<uintptr_t>(Iterations)};
