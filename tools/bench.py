@@ -227,6 +227,25 @@ def checks(rows, gpus):
     return lines
 
 
+def wall_noise(rows):
+    """What the process-wall ratios can tell apart: the spread of
+    stock-instr's paired ratios (the same stock plugin, plain clang's
+    kernels), and each configuration's median paired ratio."""
+    lines = []
+    instr = [r for r in rows if r["config"] == "stock-instr"]
+    if instr:
+        lines.append("noise: stock-instr's process wall, paired with stock "
+                     "per repetition, spans %.3fx-%.3fx (same plugin, same "
+                     "kernels)" % (min(r["wall_paired_min"] for r in instr),
+                                   max(r["wall_paired_max"] for r in instr)))
+    for r in rows:
+        if r["config"] != BASELINE:
+            lines.append("  %-11s %-13s wall paired %.3fx (%.3fx-%.3fx)"
+                         % (r["case"], r["config"], r["wall_paired"],
+                            r["wall_paired_min"], r["wall_paired_max"]))
+    return lines
+
+
 def plot(rows, configs, path):
     """Speed (timed, wall) and peak RSS against stock, per case and
     configuration (bar_plot.py: the standard library alone)."""
@@ -376,6 +395,15 @@ def main():
         for row in case_rows:
             row["timed_vs_stock"] = ratio(row["timed"], base["timed"], higher)
             row["wall_vs_stock"] = ratio(row["wall_s"], base["wall_s"], False)
+            # Each repetition runs every configuration back to back: the
+            # ratio within one repetition leaves out a drift of the machine
+            # between repetitions. Their spread is the measurement's noise.
+            paired = [ratio(w, b, False) for w, b in
+                      zip(runs[row["config"]]["walls"],
+                          runs[BASELINE]["walls"])]
+            row["wall_paired"] = statistics.median(paired)
+            row["wall_paired_min"] = min(paired)
+            row["wall_paired_max"] = max(paired)
             row["rss_vs_stock"] = row["rss_mib"] / base["rss_mib"]
             row["stock_rss_mib"] = base["rss_mib"]
             row["same_answer"] = same(base["answer"], row["answer"],
@@ -397,6 +425,8 @@ def main():
             r["rss_mib"], "same" if r["same_answer"] else "DIFF"))
     print()
     for line in checks(rows, gpus):
+        print(line)
+    for line in wall_noise(rows):
         print(line)
     with open(os.path.join(a.out, "bench.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
