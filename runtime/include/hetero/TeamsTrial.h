@@ -88,8 +88,9 @@ private:
     unsigned Launches = 0; // recorded
     double Spent = 0;      // seconds of the default grid's launches
     double Default = 0;    // best time per iteration, 0: none yet
-    std::array<double, Candidates.size()> Tried{}; // 0: not run
-    size_t Next = 0;                               // next candidate to consider
+    /// Each candidate's time per iteration, 0: not run.
+    std::array<double, Candidates.size()> Tried{};
+    size_t Next = 0; // next candidate to consider
     bool Decided = false;
     double Kept = 0;  // the shape kept
     double Ratio = 1; // its time against the default's
