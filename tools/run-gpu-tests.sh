@@ -3,7 +3,7 @@
 # its root): runs the lit suite (prebuilt programs) and/or the examples, each
 # under the stock cuda plugin and under hetero in the same invocation.
 #
-#   run-gpu-tests.sh [results-dir] [lit|examples|all|stress|bench|split]
+#   run-gpu-tests.sh [results-dir] [lit|examples|all|stress|bench|split|scaling]
 #
 # split: the multi-GPU paths on this machine's GPUs, each presented as
 # GPU_SPLIT (default 2) members (HETERO_GPU_SPLIT): the lit suite, the
@@ -15,6 +15,8 @@
 # (HETERO_MEMBERS), 20 and 40 sweeps; the difference of the two runs'
 # HETERO_STATS byte counts is what 20 sweeps move.
 # bench: bench.py (tables, bench.csv, bench.png) over the examples.
+# scaling: bench.py at the multi-GPU sizes over the first 1..n GPUs and the
+# default pool (the multi-GPU issue's targets; scaling.png).
 # stress: split-nowait 100 times (STRESS_RUNS), 4 at a time; stalls are
 # caught and their threads' stacks kept.
 set -uo pipefail
@@ -148,6 +150,19 @@ if [ "$what" = bench ]; then
   # The benchmark harness: stock cuda plugin against hetero, same invocation.
   python3 "$here/tools/bench.py" --bin "$here/bin" --out "$res" --plot \
     ${BENCH_ARGS:-} | tee "$res/bench.txt"
+  rc=${PIPESTATUS[0]}
+fi
+
+if [ "$what" = scaling ]; then
+  # The multi-GPU targets: each program at its multi-GPU size over the first
+  # 1, 2, ... n GPUs alone and the default pool, against stock on one GPU;
+  # scaling.png plots speed against the GPU count.
+  ngpu=$(grep -c "^GPU " "$res/gpus.txt")
+  configs=stock
+  for g in $(seq 1 "$ngpu"); do configs=$configs,hetero-gpus$g; done
+  python3 "$here/tools/bench.py" --bin "$here/bin" --out "$res" --plot \
+    --cases jacobi-16k,himeno,nbody-512k,stream-2e28,cg \
+    --configs "$configs,hetero" ${BENCH_ARGS:-} | tee "$res/scaling.txt"
   rc=${PIPESTATUS[0]}
 fi
 
