@@ -109,9 +109,8 @@ def config_env(name, gpus):
     if m:
         name = m.group(1)
         env["HETERO_GPU_SPLIT"] = str(parts)
-    m = re.fullmatch(r"hetero-gpus([1-9][0-9]*)?", name)
-    if m:
-        used = int(m.group(1)) if m.group(1) else gpus
+    used = gpus_used(name, gpus)
+    if used is not None:
         if used > gpus:
             sys.exit("bench: %s needs %d GPUs; this machine has %d"
                      % (name, used, gpus))
