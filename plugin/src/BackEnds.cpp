@@ -30,7 +30,6 @@ llvm::Error failure(const std::string &Why) {
 llvm::Error BackEnds::start(StarPUPool &Workers,
                             std::vector<std::string> &SettingErrors) {
   PhaseTimes Times;
-  shareNode();
   Host.reset(createPlugin_host());
   if (auto Err = Host->init())
     return Err;
@@ -44,7 +43,7 @@ llvm::Error BackEnds::start(StarPUPool &Workers,
   // The x86_64 image is built with FMA (see LoopWindowPass); without it the
   // CPU side runs nothing, and with no GPU either start fails, so
   // libomptarget runs the program's host fallback.
-  bool CpuSide = __builtin_cpu_supports("fma");
+  bool CpuSide = cpuSideAvailable();
   if (!CpuSide) {
     error("this CPU has no FMA instructions, which the x86_64 image of "
           "hetero programs uses: CPU cores and simulated accelerators stay "
@@ -76,6 +75,13 @@ llvm::Error BackEnds::start(StarPUPool &Workers,
     return failure("no GPU and no CPU member to run kernels on");
   return llvm::Error::success();
 }
+
+void BackEnds::prepare() {
+  shareNode();
+  StarPUPool::prepareEnvironment();
+}
+
+bool BackEnds::cpuSideAvailable() { return __builtin_cpu_supports("fma"); }
 
 void BackEnds::startCuda() {
   if (Config.DisableCuda) {
@@ -378,11 +384,11 @@ bool BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
     // Teams of the kernel's thread limit, else of clang's default team
     // size for NVPTX (128 threads).
     uint64_t Threads = Out.KA.ThreadLimit[0] ? Out.KA.ThreadLimit[0] : 128;
-    auto Teams = static_cast<uint64_t>(
-        C.GridFraction * static_cast<double>(M.ResidentThreads) /
-        static_cast<double>(Threads));
-    Out.KA.NumTeams[0] = static_cast<uint32_t>(
-        std::clamp<uint64_t>(Teams, 1, UINT32_MAX));
+    auto Teams = static_cast<uint64_t>(C.GridFraction *
+                                       static_cast<double>(M.ResidentThreads) /
+                                       static_cast<double>(Threads));
+    Out.KA.NumTeams[0] =
+        static_cast<uint32_t>(std::clamp<uint64_t>(Teams, 1, UINT32_MAX));
   }
   Out.Args = C.Args;
   Out.Offsets.assign(Out.Args.size(), 0);

@@ -78,9 +78,18 @@ public:
   /// peer access, bandwidths, versions, settings, what was left out.
   void describe(FILE *Out, const StarPUPool &Workers) const;
 
+  /// What start() needs done before other threads run: the node's share of
+  /// cores for this rank (the process's CPU affinity) and the environment
+  /// StarPU reads. Called on the thread that loads the plugin.
+  void prepare();
+  /// Whether a CPU-side member can exist (the x86_64 image needs FMA): the
+  /// pool then has a member whatever start() finds.
+  static bool cpuSideAvailable();
   /// Starts the back ends and StarPU; fills the pool. An error when nothing
   /// can run kernels; a setting the back ends cannot honour goes to
-  /// SettingErrors (the plugin then stops).
+  /// SettingErrors (the plugin then stops). May run on a thread of its own,
+  /// after prepare(), while the program runs; nothing else may touch the
+  /// back ends, the pool or the data layer's nodes until it returns.
   llvm::Error start(StarPUPool &Workers,
                     std::vector<std::string> &SettingErrors);
   void stop();

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BackEnds.h"
+#include "PoolStart.h"
 
 #include "hetero/Log.h"
 #include "hetero/Settings.h"
@@ -74,6 +75,12 @@ public:
   HeteroPluginTy()
       : GenericPluginTy(llvm::Triple::x86_64),
         Layer(std::make_unique<DataLayer>()), Back(Config, *Layer) {}
+  ~HeteroPluginTy() override {
+    // Without deinit: the start's thread must not outlive the workers it
+    // hands to the exit handler.
+    (void)Start.wait([](const std::string &) {});
+    forgetWorkersAtExit();
+  }
 
   // Never used: hetero implements the entry points itself.
   llvm::Expected<int32_t> initImpl() override { return 1; }
@@ -103,6 +110,9 @@ public:
   int32_t is_device_initialized(int32_t DeviceId) const override {
     return DeviceId == 0 && DeviceInitialized;
   }
+  // At registration, before main(): answered without waiting for the
+  // pool's start (PoolStart.h). The device exists whatever the start finds:
+  // init() starts in the background only where a CPU member is certain.
   int32_t init_device(int32_t DeviceId) override {
     if (DeviceId != 0 || !Initialized)
       return OFFLOAD_FAIL;
@@ -118,11 +128,11 @@ public:
 
   void *data_alloc(int32_t, int64_t Size, void *HostPtr, int32_t Kind) override;
   int32_t data_delete(int32_t, void *TgtPtr, int32_t) override {
-    return result(Layer->release(TgtPtr));
+    return ready() ? result(Layer->release(TgtPtr)) : OFFLOAD_FAIL;
   }
   int32_t data_submit(int32_t, void *TgtPtr, void *HstPtr,
                       int64_t Size) override {
-    return result(Layer->write(TgtPtr, HstPtr, Size));
+    return ready() ? result(Layer->write(TgtPtr, HstPtr, Size)) : OFFLOAD_FAIL;
   }
   int32_t data_submit_async(int32_t Id, void *TgtPtr, void *HstPtr,
                             int64_t Size, __tgt_async_info *) override {
@@ -130,7 +140,7 @@ public:
   }
   int32_t data_retrieve(int32_t, void *HstPtr, void *TgtPtr,
                         int64_t Size) override {
-    return result(Layer->read(HstPtr, TgtPtr, Size));
+    return ready() ? result(Layer->read(HstPtr, TgtPtr, Size)) : OFFLOAD_FAIL;
   }
   int32_t data_retrieve_async(int32_t Id, void *HstPtr, void *TgtPtr,
                               int64_t Size, __tgt_async_info *) override {
@@ -141,7 +151,7 @@ public:
   }
   int32_t data_exchange(int32_t, void *SrcPtr, int32_t, void *DstPtr,
                         int64_t Size) override {
-    return result(Layer->copy(DstPtr, SrcPtr, Size));
+    return ready() ? result(Layer->copy(DstPtr, SrcPtr, Size)) : OFFLOAD_FAIL;
   }
   int32_t data_exchange_async(int32_t S, void *SrcPtr, int D, void *DstPtr,
                               int64_t Size, __tgt_async_info *) override {
@@ -168,7 +178,7 @@ public:
   // The interop queue stands for the whole pool: waiting on it waits until
   // no launch is running on any member.
   int32_t synchronize(int32_t, __tgt_async_info *AsyncInfo) override {
-    if (AsyncInfo && AsyncInfo->Queue == &PoolQueue && Run)
+    if (AsyncInfo && AsyncInfo->Queue == &PoolQueue && ready())
       Run->waitIdle();
     return OFFLOAD_SUCCESS;
   }
@@ -206,12 +216,20 @@ public:
   void print_device_info(int32_t) override;
   /// hetero-info's report; false when the pool has no member.
   bool describe(FILE *Out) {
+    if (!ready())
+      return false;
     Back.describe(Out, Workers);
     return !Back.members().empty();
   }
-  void set_info_flag(uint32_t Level) override { Back.setInfoFlag(Level); }
+  void set_info_flag(uint32_t Level) override {
+    if (ready())
+      Back.setInfoFlag(Level);
+  }
+  // Called at registration (with OMPT): kept until the pool has started.
   int32_t set_device_identifier(int32_t UserId, int32_t) override {
-    Back.setDeviceIdentifier(UserId);
+    DeviceIdentifier = UserId;
+    if (Start.done() && Start.wait([](const std::string &) {}).empty())
+      Back.setDeviceIdentifier(UserId);
     return OFFLOAD_SUCCESS;
   }
   int32_t use_auto_zero_copy(int32_t) override { return 0; }
@@ -222,6 +240,15 @@ public:
   }
 
 private:
+  /// Starts the back ends and the engine (on PoolStart's thread, or here);
+  /// returns why the pool cannot run kernels, "" when it can. Settings the
+  /// pool cannot honour go to StartSettingErrors.
+  std::string startPool();
+  /// Waits for the pool's start; false (said once) when it failed. A
+  /// setting the pool cannot honour stops the program here, before any
+  /// data or kernel reaches the device.
+  bool ready();
+
   bool Initialized = false;
   bool DeviceInitialized = false;
   Settings Config;
@@ -229,6 +256,9 @@ private:
   BackEnds Back;
   StarPUPool Workers;
   std::unique_ptr<Engine> Run;
+  PoolStart Start;
+  std::vector<std::string> StartSettingErrors;
+  std::atomic<int32_t> DeviceIdentifier{-1};
   // `requires` flags of the loaded binaries (OMP_REQ_*).
   std::atomic<int64_t> Requires{0};
   // What interop's targetsync queue points to (never dereferenced).
@@ -250,34 +280,78 @@ llvm::Error HeteroPluginTy::init() {
   if (!Config.TraceFile.empty())
     if (Status S = trace::start(Config.TraceFile); !S)
       stopOnSettings({S.message()});
+  Back.prepare();
+  if (BackEnds::cpuSideAvailable()) {
+    Start.begin([this] { return startPool(); });
+  } else {
+    // The pool may turn out empty: start here, so that libomptarget can
+    // leave the plugin out (and run the host fallback) when it is.
+    std::string Why = startPool();
+    if (!StartSettingErrors.empty())
+      stopOnSettings(StartSettingErrors);
+    if (!Why.empty())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                     Why.c_str());
+    Start.ranHere(Why);
+  }
+  Initialized = true;
+  return llvm::Error::success();
+}
+
+std::string HeteroPluginTy::startPool() {
+  std::vector<std::string> Errors;
   if (auto Err = Back.start(Workers, Errors))
-    return Err;
-  if (!Errors.empty())
-    stopOnSettings(Errors);
+    return llvm::toString(std::move(Err));
   std::vector<std::string> Names;
   for (const Member &M : Back.members())
     Names.push_back(M.name());
-  checkSettingsAgainstPool(Config, Names, availableCores(), Errors);
-  if (!Errors.empty())
-    stopOnSettings(Errors);
+  if (Errors.empty())
+    checkSettingsAgainstPool(Config, Names, availableCores(), Errors);
+  if (!Errors.empty()) {
+    StartSettingErrors = std::move(Errors);
+    return "a setting the pool cannot honour";
+  }
   auto Runner =
       [this](const std::vector<std::pair<int, std::function<bool()>>> &Tasks) {
         return Workers.runAll(Tasks);
       };
   Run = std::make_unique<Engine>(Config, *Layer, Back.members(), Back, Runner);
-  Initialized = true;
-  return llvm::Error::success();
+  if (Workers.started())
+    stopWorkersAtExit(Workers);
+  return "";
+}
+
+bool HeteroPluginTy::ready() {
+  const std::string &Why = Start.wait([this](const std::string &Error) {
+    if (!StartSettingErrors.empty())
+      stopOnSettings(StartSettingErrors);
+    if (!Run) {
+      // The back ends' messages begin with "hetero: " already.
+      llvm::StringRef Text(Error);
+      Text.consume_front("hetero: ");
+      error("the pool did not start: %s", Text.str().c_str());
+    } else if (DeviceIdentifier >= 0) {
+      Back.setDeviceIdentifier(DeviceIdentifier);
+    }
+  });
+  return Why.empty() && Run;
 }
 
 llvm::Error HeteroPluginTy::deinit() {
   if (!Initialized)
     return llvm::Error::success();
+  // A program that never used the device still waits for the start here,
+  // before the pool is taken down.
+  bool Started = ready();
   PhaseTimes Times;
-  Run->printStats(stderr);
-  Run->saveShares();
+  if (Started) {
+    Run->printStats(stderr);
+    Run->saveShares();
+  }
   if (Status S = trace::finish(); !S)
     warning("%s", S.message().c_str());
   Times.mark("statistics and shares");
+  forgetWorkersAtExit();
   Workers.stop();
   Times.mark("StarPU");
   Run.reset();
@@ -303,6 +377,8 @@ int32_t HeteroPluginTy::is_plugin_compatible(__tgt_device_image *Image) {
 
 int32_t HeteroPluginTy::load_binary(int32_t, __tgt_device_image *TgtImage,
                                     __tgt_device_binary *Binary) {
+  if (!ready())
+    return OFFLOAD_FAIL;
   ImageGroup *G = Back.loadBinary(TgtImage);
   if (!G)
     return OFFLOAD_FAIL;
@@ -316,6 +392,8 @@ int32_t HeteroPluginTy::load_binary(int32_t, __tgt_device_image *TgtImage,
 
 int32_t HeteroPluginTy::get_function(__tgt_device_binary Binary,
                                      const char *Name, void **KernelPtr) {
+  if (!ready())
+    return OFFLOAD_FAIL;
   auto *G = reinterpret_cast<ImageGroup *>(Binary.handle);
   HeteroKernel *K = Back.kernel(*G, Name);
   if (!K)
@@ -326,6 +404,8 @@ int32_t HeteroPluginTy::get_function(__tgt_device_binary Binary,
 
 int32_t HeteroPluginTy::get_global(__tgt_device_binary Binary, uint64_t Size,
                                    const char *Name, void **DevicePtr) {
+  if (!ready())
+    return OFFLOAD_FAIL;
   auto *G = reinterpret_cast<ImageGroup *>(Binary.handle);
   *DevicePtr = Back.global(*G, Size, Name);
   return *DevicePtr ? OFFLOAD_SUCCESS : OFFLOAD_FAIL;
@@ -333,7 +413,7 @@ int32_t HeteroPluginTy::get_global(__tgt_device_binary Binary, uint64_t Size,
 
 void *HeteroPluginTy::data_alloc(int32_t, int64_t Size, void *HostPtr,
                                  int32_t Kind) {
-  if (Size < 0)
+  if (Size < 0 || !ready())
     return nullptr;
   void *P = Layer->allocate(static_cast<uint64_t>(Size));
   if (!P) {
@@ -358,6 +438,8 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
                                       void **TgtArgs, ptrdiff_t *TgtOffsets,
                                       KernelArgsTy *KernelArgs,
                                       __tgt_async_info *) {
+  if (!ready())
+    return OFFLOAD_FAIL;
   BackEndLaunch Launch;
   Launch.Kernel = static_cast<HeteroKernel *>(TgtEntryPtr);
   Launch.Args = KernelArgs;
@@ -373,6 +455,7 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
 }
 
 void HeteroPluginTy::print_device_info(int32_t) {
+  (void)ready(); // the members, as far as the start got
   const Pool &P = Run ? Run->pool() : Back.members();
   printf("hetero device: one OpenMP device over %zu pool members\n", P.size());
   for (const Member &M : P)

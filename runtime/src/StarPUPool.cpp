@@ -47,24 +47,31 @@ struct starpu_codelet *codelet() {
 }
 } // namespace
 
+void StarPUPool::prepareEnvironment() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    // Kernels on the CPU member fork their own OpenMP threads: StarPU must not
+    // pin its worker threads (the threads would inherit one core). The user's
+    // own settings win.
+    setenv("STARPU_WORKERS_NOBIND", "1", /*overwrite=*/0);
+    // Chunks run synchronously on their CUDA worker: no pipeline. With one,
+    // StarPU polls an event after each task and aborts the process when a
+    // kernel has faulted; without, it only synchronises its stream, and the
+    // plugin takes the failed GPU out of the pool and reruns elsewhere.
+    setenv("STARPU_CUDA_PIPELINE", "0", 0);
+    // Idle workers sleep (StarPU is built with blocking drivers), the last
+    // one too (clang-patches/starpu): every task goes to a given worker,
+    // which wakes it. A polling worker would take a core from the CPU pool.
+    setenv("STARPU_KEEP_LAST_WORKER_AWAKE", "0", 0);
+    if (infoLevel() < 2)
+      setenv("STARPU_SILENT", "1", 0);
+  });
+}
+
 bool StarPUPool::start(const Config &C, std::string &Err) {
   if (Started)
     return true;
-  // Kernels on the CPU member fork their own OpenMP threads: StarPU must not
-  // pin its worker threads (the threads would inherit one core). The user's
-  // own settings win.
-  setenv("STARPU_WORKERS_NOBIND", "1", /*overwrite=*/0);
-  // Chunks run synchronously on their CUDA worker: no pipeline. With one,
-  // StarPU polls an event after each task and aborts the process when a
-  // kernel has faulted; without, it only synchronises its stream, and the
-  // plugin takes the failed GPU out of the pool and reruns elsewhere.
-  setenv("STARPU_CUDA_PIPELINE", "0", 0);
-  // Idle workers sleep (StarPU is built with blocking drivers), the last
-  // one too (clang-patches/starpu): every task goes to a given worker,
-  // which wakes it. A polling worker would take a core from the CPU pool.
-  setenv("STARPU_KEEP_LAST_WORKER_AWAKE", "0", 0);
-  if (infoLevel() < 2)
-    setenv("STARPU_SILENT", "1", 0);
+  prepareEnvironment();
   struct starpu_conf Conf;
   starpu_conf_init(&Conf);
   if (!C.KeepUserCpus)

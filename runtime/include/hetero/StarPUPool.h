@@ -35,6 +35,10 @@ public:
     int DeviceId = -1; // CUDA ordinal for CUDA workers
   };
 
+  /// Sets the STARPU_* variables the pool needs, where the user has not:
+  /// called before any other thread may read the environment (setenv is
+  /// not safe against a concurrent getenv). start() calls it too.
+  static void prepareEnvironment();
   /// Starts StarPU. False (and Err) when it cannot start.
   bool start(const Config &C, std::string &Err);
   void stop();
