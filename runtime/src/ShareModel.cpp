@@ -100,6 +100,15 @@ std::vector<Share> ShareModel::accelerators(const Entry &E,
   return Out;
 }
 
+std::vector<Share> ShareModel::probeShares(const Entry &E,
+                                           const std::vector<Share> &S) {
+  std::vector<Share> Out = S;
+  for (size_t I = 0; I < Out.size(); ++I)
+    if (!E.Accelerator[I])
+      Out[I].Weight *= ProbeSliver;
+  return Out;
+}
+
 static std::string describe(const Pool &P, const std::vector<Share> &S) {
   double Sum = 0;
   for (const Share &X : S)
@@ -228,7 +237,7 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
   }
   switch (E.Now) {
   case Phase::Probe:
-    E.Handed = Static;
+    E.Handed = probeShares(E, Static);
     Note = "probe";
     if (E.ProbeLaunch == 0 && bothKinds(E)) {
       E.Handed = accelerators(E, Static);

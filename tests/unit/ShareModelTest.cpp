@@ -1,9 +1,10 @@
 //===- ShareModelTest.cpp - Shares from measured speed --------------------===//
 //
 // The phases of ShareModel.h driven by made-up measurements (no clocks):
-// probe (the accelerators alone, then the static shares: a warm-up launch
-// and a measured one), shares by speed, the accelerators alone
-// when the CPU pool takes part, then the faster of the two, frozen.
+// probe (the accelerators alone, then the static shares with a sliver for
+// the CPU pool: a warm-up launch and a measured one), shares by speed, the
+// accelerators alone when the CPU pool takes part, then the faster of the two,
+// frozen.
 //
 //===----------------------------------------------------------------------===//
 #include "hetero/ShareModel.h"
@@ -112,6 +113,32 @@ TEST(ShareModel, UsefulCpuKeepsItsMeasuredShare) {
     // verifying launches took less than the accelerators' 8 s).
     M.record("k", ran(S, {90, 90, 300}), 7);
   }
+}
+
+// The probe gives the CPU pool a sliver of its static share: a CPU pool of
+// 2% of a GPU's speed on its static 1/65 would keep both GPUs waiting for
+// it (N-body); on the sliver it finishes first, and it is left out.
+TEST(ShareModel, TheProbeGivesTheCpuPoolASliver) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::vector<double> Speed = {100, 100, 2};
+  std::string Note;
+  std::vector<Share> S = M.shares("k", P, Static, Note);
+  ASSERT_EQ(S.size(), 2u); // the accelerators alone first
+  M.record("k", ran(S, Speed), 1);
+  for (int I = 0; I < 2; ++I) {
+    S = M.shares("k", P, Static, Note);
+    EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+    ASSERT_EQ(S.size(), 3u);
+    double Cpu = ShareModel::ProbeSliver;
+    EXPECT_NEAR(fraction(S, 2), Cpu / (64 + Cpu), 1e-12);
+    // Its part takes less than the GPUs' part.
+    EXPECT_LT(fraction(S, 2) / Speed[2], fraction(S, 0) / Speed[0]);
+    M.record("k", ran(S, Speed), 1);
+  }
+  S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("settled-accel[cpu-gain=", 0), 0u) << Note;
+  EXPECT_EQ(S.size(), 2u);
 }
 
 // A kernel is tried with the CPU pool only once it has run ProbeAfter on

@@ -15,10 +15,15 @@
 //             (CG's vectors) to a few hundred (Himeno L's arrays), which a
 //             short run or a kernel of microseconds never wins back, nor an
 //             initialisation launched once. Then the policy's static shares
-//             twice: the first of those warms up (first touches of host
-//             pages, thread start-up, first copies) and is not measured; at
-//             the second, every member's busy time per iteration is
-//             measured; when the CPU pool's speed is less than 5% of
+//             with the CPU pool's cut to ProbeSliver of it, twice: the
+//             first of those warms up (first touches of host pages, thread
+//             start-up, first copies) and is not measured; at the second,
+//             every member's busy time per iteration is measured. The
+//             sliver bounds what a slow CPU pool costs: on its static share
+//             (1 of 33 beside one GPU) a kernel where it has 2% of a GPU's
+//             speed (N-body) kept the GPU waiting 1.5 s over both probe
+//             launches, in a run of 0.9 s. When the CPU pool's speed is less
+//             than 5% of
 //             everyone's (MinGain), it cannot pay for the copies and the
 //             waiting it brings: settled on the accelerators at once;
 //   mixed     shares proportional to the measured speeds, every member: one
@@ -129,6 +134,8 @@ public:
   static constexpr int FollowPatience = 4;
   /// Mixed shares measured again at most this many times.
   static constexpr int MaxRefinements = 2;
+  /// The probe gives the CPU pool this part of its static share.
+  static constexpr double ProbeSliver = 1.0 / 8;
 
   /// Reads the settled shares of earlier runs on pool P from Path.
   void load(const std::string &Path, const Pool &P);
@@ -190,6 +197,9 @@ private:
   /// The accelerators' shares of S (per candidate of E).
   static std::vector<Share> accelerators(const Entry &E,
                                          const std::vector<Share> &S);
+  /// S with the CPU pool's weight cut to ProbeSliver of it.
+  static std::vector<Share> probeShares(const Entry &E,
+                                        const std::vector<Share> &S);
 
   /// A settled entry of an earlier run: who could take chunks, the shares.
   struct Persisted {
