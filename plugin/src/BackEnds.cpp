@@ -147,6 +147,7 @@ void BackEnds::shareNode() {
 // After StarPU: its first start calibrates the bus and resets each device's
 // primary context, which would pull the context from under the cuda plugin.
 void BackEnds::startCudaDevices() {
+  PartialSlots.resize(NumCudaDevices);
   for (int D = 0; D < NumCudaDevices; ++D) {
     if (!CudaGiven[D])
       continue; // another rank's
@@ -156,6 +157,7 @@ void BackEnds::startCudaDevices() {
       continue;
     }
     CudaUsable[D] = true;
+    PartialSlots[D] = std::make_unique<GpuPartialSlots>(*Cuda, D);
   }
 }
 
@@ -311,6 +313,7 @@ void BackEnds::reportBus(const StarPUPool &Workers) const {
 
 void BackEnds::stop() {
   Kernels.clear();
+  PartialSlots.clear(); // device memory, while the cuda plugin runs
   if (Cuda)
     if (auto Err = Cuda->deinit())
       llvm::consumeError(std::move(Err));
@@ -409,13 +412,10 @@ bool BackEnds::run(const void *Launch, const ChunkRun &C) {
     return false;
   const Member &M = Members[C.Member];
   if (M.Kind == MemberKind::Gpu) {
-    // A part of a split GPU may run on a thread that has never used the
-    // device: the cuda plugin's stream pool grows in the current context.
-    if (M.Part > 0 && !gpuContext(M))
-      return false;
-    return Cuda->launch_kernel(M.Device, CL.Entry, CL.argPtrs(),
-                               CL.Offsets.data(), &CL.KA,
-                               nullptr) == OFFLOAD_SUCCESS;
+    // In a stream of its own, waited for here (as the cuda plugin's
+    // synchronous launch does), its partials' copies in that stream.
+    StartedChunk S;
+    return start(Launch, C, S) && finish(S);
   }
   const HeteroKernel &K = *static_cast<const BackEndLaunch *>(Launch)->Kernel;
   // The kernel's thread count (a thread_limit or num_threads clause, or 1
@@ -436,43 +436,89 @@ bool BackEnds::run(const void *Launch, const ChunkRun &C) {
   // (CpuTeam.h).
   ScopedBlocktime Sleep(M.Kind == MemberKind::CpuPool ? CpuBlocktime : -1);
   int32_t Device = M.Kind == MemberKind::Simulated ? 1 + M.Index : 0;
-  return Host->launch_kernel(Device, CL.Entry, CL.argPtrs(), CL.Offsets.data(),
-                             &CL.KA, nullptr) == OFFLOAD_SUCCESS;
+  HostPartials Partials(C);
+  Partials.bind(CL.Args);
+  if (Host->launch_kernel(Device, CL.Entry, CL.argPtrs(), CL.Offsets.data(),
+                          &CL.KA, nullptr) != OFFLOAD_SUCCESS)
+    return false;
+  Partials.done();
+  return true;
 }
 
 bool BackEnds::startsChunks(size_t M) const {
   return Members[M].Kind == MemberKind::Gpu;
 }
 
+/// A chunk start() started: the stream (the cuda plugin's async info, which
+/// also keeps what the launch needs until it ends) and its partials' slots.
+struct BackEnds::StartedGpuChunk {
+  int Device = -1;
+  __tgt_async_info Queue;
+  std::vector<ChunkPartial> Partials;
+  std::vector<GpuPartialSlots::Slot> Slots;
+};
+
 // The kernel goes on a stream of the cuda plugin's pool, held in the
-// chunk's async info until finish() (which gives the stream back); the
-// plugin keeps what the launch needs (its launch environment) there too.
+// chunk's async info until finish() (which gives the stream back). The
+// partials' identities go up before it and their results come back after
+// it, in that stream, through their slots' pinned twins.
 bool BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
   const Member &M = Members[C.Member];
   ChunkLaunch CL;
   if (M.Kind != MemberKind::Gpu || !prepareChunk(Launch, C, CL) ||
       !gpuContext(M))
     return false;
-  auto Queue = std::make_unique<__tgt_async_info>();
-  if (Cuda->launch_kernel(M.Device, CL.Entry, CL.argPtrs(), CL.Offsets.data(),
-                          &CL.KA, Queue.get()) != OFFLOAD_SUCCESS) {
-    if (Queue->Queue)
-      Cuda->synchronize(M.Device, Queue.get());
+  auto Run = std::make_unique<StartedGpuChunk>();
+  Run->Device = M.Device;
+  Run->Partials = C.Partials;
+  __tgt_async_info *Q = &Run->Queue;
+  bool Ok = true;
+  if (!C.Partials.empty()) {
+    GpuPartialSlots *Slots = static_cast<size_t>(M.Device) < PartialSlots.size()
+                                 ? PartialSlots[M.Device].get()
+                                 : nullptr;
+    Ok = Slots && Slots->take(C.Partials.size(), Run->Slots);
+    for (size_t I = 0; Ok && I < C.Partials.size(); ++I) {
+      const ChunkPartial &P = C.Partials[I];
+      const GpuPartialSlots::Slot &Slot = Run->Slots[I];
+      memcpy(Slot.Host, P.Identity, P.Size);
+      if (P.Arg < CL.Args.size())
+        CL.Args[P.Arg] = reinterpret_cast<uintptr_t>(Slot.Device);
+      Ok = Cuda->data_submit_async(M.Device, Slot.Device, Slot.Host, P.Size,
+                                   Q) == OFFLOAD_SUCCESS;
+    }
+  }
+  Ok = Ok &&
+       Cuda->launch_kernel(M.Device, CL.Entry, CL.argPtrs(), CL.Offsets.data(),
+                           &CL.KA, Q) == OFFLOAD_SUCCESS;
+  for (size_t I = 0; Ok && I < C.Partials.size(); ++I)
+    Ok = Cuda->data_retrieve_async(M.Device, Run->Slots[I].Host,
+                                   Run->Slots[I].Device, C.Partials[I].Size,
+                                   Q) == OFFLOAD_SUCCESS;
+  if (!Ok) {
+    if (Q->Queue)
+      Cuda->synchronize(M.Device, Q);
+    if (!Run->Slots.empty())
+      PartialSlots[M.Device]->give(Run->Slots);
     return false;
   }
   S.Member = C.Member;
-  S.Handle = Queue.release();
+  S.Handle = Run.release();
   return true;
 }
 
 bool BackEnds::finish(StartedChunk &S) {
-  std::unique_ptr<__tgt_async_info> Queue(
-      static_cast<__tgt_async_info *>(std::exchange(S.Handle, nullptr)));
-  if (!Queue)
+  std::unique_ptr<StartedGpuChunk> Run(
+      static_cast<StartedGpuChunk *>(std::exchange(S.Handle, nullptr)));
+  if (!Run)
     return false;
-  int Device = Members[S.Member].Device;
-  return !Queue->Queue ||
-         Cuda->synchronize(Device, Queue.get()) == OFFLOAD_SUCCESS;
+  bool Ok = !Run->Queue.Queue ||
+            Cuda->synchronize(Run->Device, &Run->Queue) == OFFLOAD_SUCCESS;
+  for (size_t I = 0; Ok && I < Run->Partials.size(); ++I)
+    memcpy(Run->Partials[I].Result, Run->Slots[I].Host, Run->Partials[I].Size);
+  if (!Run->Slots.empty())
+    PartialSlots[Run->Device]->give(Run->Slots);
+  return Ok;
 }
 
 void BackEnds::setInfoFlag(uint32_t Level) {

@@ -15,6 +15,7 @@
 #ifndef HETERO_PLUGIN_BACKENDS_H
 #define HETERO_PLUGIN_BACKENDS_H
 
+#include "GpuPartialSlots.h"
 #include "ImageTable.h"
 
 #include "hetero/Backend.h"
@@ -141,6 +142,7 @@ private:
   void findWindows(ImageGroup &G, HeteroKernel &K);
   bool setWindow(size_t M, HeteroKernel &K, const ChunkRun &C);
   struct ChunkLaunch;
+  struct StartedGpuChunk;
   /// The entry, arguments and window of chunk C (false: none to launch).
   bool prepareChunk(const void *Launch, const ChunkRun &C, ChunkLaunch &Out);
   /// Makes member M's GPU context current on this thread.
@@ -157,6 +159,8 @@ private:
   int deviceOf(int Slot) const { return Slot / GpuSplit; }
   int NumSimulated = 0;
   std::vector<bool> CudaUsable;
+  /// Per CUDA device: its chunks' reduction partials (GpuPartialSlots.h).
+  std::vector<std::unique_ptr<GpuPartialSlots>> PartialSlots;
   // The GPUs this process may use: all, or its rank's (NodeShare.h).
   std::vector<bool> CudaGiven;
   // OpenMP threads of the CPU pool's kernels without a thread_limit clause

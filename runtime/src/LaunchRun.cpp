@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -17,15 +18,7 @@ LaunchRun::LaunchRun(Engine &E, const LaunchRequest &R,
     : E(E), Layer(E.Layer), R(R), K(*R.Kernel), Rec(Rec),
       Usage(E.Members.size()) {}
 
-LaunchRun::~LaunchRun() { releasePrivates(); }
-
-void LaunchRun::releasePrivates() {
-  for (auto &Copies : Privates)
-    for (void *P : Copies)
-      if (P)
-        (void)Layer.release(P);
-  Privates.clear();
-}
+LaunchRun::~LaunchRun() = default;
 
 //===--- Planning a split
 //----------------------------------------------------===//
@@ -74,10 +67,8 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
       Reason = "reduction variable outside mapped memory";
       return false;
     }
-  if (!makePrivates()) {
-    Reason = "no room for reduction copies";
-    return false;
-  }
+  Partials.assign(Chunks.size(),
+                  std::vector<uint64_t>(D.reductions().size(), 0));
   return true;
 }
 
@@ -118,32 +109,6 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
   return true;
 }
 
-Status LaunchRun::makePrivates() {
-  const std::vector<DescReduction> &Reds = K.Desc->reductions();
-  Privates.assign(Reds.size(), std::vector<void *>(Chunks.size(), nullptr));
-  for (size_t Red = 0; Red < Reds.size(); ++Red)
-    for (void *&P : Privates[Red])
-      if (!(P = Layer.allocate(reductionSize(Reds[Red].Type))))
-        return Status::error(StatusCode::NoRoom, "no room for a reduction");
-  for (size_t C = 0; C < Chunks.size(); ++C)
-    if (Status S = resetPrivates(C); !S)
-      return S;
-  return Status();
-}
-
-Status LaunchRun::resetPrivates(size_t C) {
-  for (size_t Red = 0; Red < Privates.size(); ++Red) {
-    const DescReduction &D = K.Desc->reductions()[Red];
-    unsigned char Identity[8] = {};
-    reductionIdentity(D.Op, D.Type, Identity);
-    if (Status S =
-            Layer.write(Privates[Red][C], Identity, reductionSize(D.Type));
-        !S)
-      return S;
-  }
-  return Status();
-}
-
 //===--- Data
 //----------------------------------------------------------------===//
 
@@ -167,7 +132,7 @@ Status LaunchRun::prepare(Chunk &C) {
     C.NodeArgs[A] += R.Offsets[A];
   }
   E.Indirect.translate(C.Member, C.NodeArgs);
-  return preparePrivates(static_cast<size_t>(&C - Chunks.data()));
+  return Status();
 }
 
 Status LaunchRun::prepareSections(Chunk &C) {
@@ -189,25 +154,10 @@ Status LaunchRun::prepareSections(Chunk &C) {
   return Status();
 }
 
-Status LaunchRun::preparePrivates(size_t C) {
-  NodeId Node = member(Chunks[C].Member).Node;
-  for (size_t Red = 0; Red < Privates.size(); ++Red) {
-    auto P = reinterpret_cast<uintptr_t>(Privates[Red][C]);
-    size_t Size = reductionSize(K.Desc->reductions()[Red].Type);
-    if (Status S = Layer.makeValid(Node, P, 0, Size); !S)
-      return S;
-    if (Status S = Layer.translate(
-            Node, P, Chunks[C].NodeArgs[K.Desc->reductions()[Red].Arg]);
-        !S)
-      return S;
-  }
-  return Status();
-}
-
 //===--- Running
 //-------------------------------------------------------------===//
 
-ChunkRun LaunchRun::chunkRun(const Chunk &C) const {
+ChunkRun LaunchRun::chunkRun(const Chunk &C) {
   ChunkRun Run;
   Run.Member = C.Member;
   Run.Windowed = !C.Whole;
@@ -216,6 +166,19 @@ ChunkRun LaunchRun::chunkRun(const Chunk &C) const {
   if (C.Member < E.Shapes.size())
     Run.GridFraction = E.Shapes[C.Member].Fraction;
   Run.Args = C.NodeArgs;
+  if (!C.Whole) {
+    std::vector<uint64_t> &Out =
+        Partials[static_cast<size_t>(&C - Chunks.data())];
+    for (size_t Red = 0; Red < K.Desc->reductions().size(); ++Red) {
+      const DescReduction &D = K.Desc->reductions()[Red];
+      ChunkPartial P;
+      P.Arg = D.Arg;
+      P.Size = static_cast<unsigned>(reductionSize(D.Type));
+      reductionIdentity(D.Op, D.Type, P.Identity);
+      P.Result = reinterpret_cast<unsigned char *>(&Out[Red]);
+      Run.Partials.push_back(P);
+    }
+  }
   return Run;
 }
 
@@ -369,9 +332,7 @@ Status LaunchRun::evacuate(size_t M, const std::vector<size_t> &Again) {
 bool LaunchRun::replace(size_t C, const std::vector<size_t> &Order) {
   for (size_t To : Order) {
     Chunks[C].Member = To;
-    Status S = resetPrivates(C);
-    if (S)
-      S = prepare(Chunks[C]);
+    Status S = prepare(Chunks[C]);
     if (S)
       return true;
     warning("kernel %s: %s (%s); trying the next member", K.Name.c_str(),
@@ -450,26 +411,21 @@ void LaunchRun::finish() {
     for (const BufferAccess &A : Chunks[C].Sections.Buffers)
       for (const Range &W : A.Write.ranges())
         Layer.markWritten(Node, A.B.Id, W.Lo, W.Hi);
-    for (auto &Copies : Privates)
-      Layer.markWritten(Node, reinterpret_cast<uintptr_t>(Copies[C]), 0,
-                        sizeof(uint64_t));
   }
 }
 
 Status LaunchRun::combineReductions() {
-  for (size_t Red = 0; Red < Privates.size(); ++Red) {
+  for (size_t Red = 0; Red < K.Desc->reductions().size(); ++Red) {
     const DescReduction &D = K.Desc->reductions()[Red];
     size_t Size = reductionSize(D.Type);
-    std::vector<unsigned char> Partials(Size * Chunks.size());
+    std::vector<unsigned char> InOrder(Size * Chunks.size());
     for (size_t C = 0; C < Chunks.size(); ++C)
-      if (Status S = Layer.read(&Partials[C * Size], Privates[Red][C], Size);
-          !S)
-        return S;
+      std::memcpy(&InOrder[C * Size], &Partials[C][Red], Size);
     unsigned char Value[8];
     void *Var = reinterpret_cast<void *>(Env.Args[D.Arg]);
     if (Status S = Layer.read(Value, Var, Size); !S)
       return S;
-    reductionCombineChunks(D.Op, D.Type, Value, Partials.data(), Chunks.size());
+    reductionCombineChunks(D.Op, D.Type, Value, InOrder.data(), Chunks.size());
     if (Status S = Layer.write(Var, Value, Size); !S)
       return S;
   }
@@ -488,7 +444,6 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
                                     std::string &Reason) {
   std::string NoRoomFirst;
   for (;;) {
-    releasePrivates();
     if (!plan(Shares, Reason)) {
       if (!NoRoomFirst.empty())
         Reason = "no room on " + NoRoomFirst + ", then " + Reason;

@@ -52,24 +52,21 @@ private:
   std::vector<uint64_t> Trips;
   std::vector<Chunk> Chunks;
   std::vector<BufferInfo> Reachable, Externals;
-  /// Per reduction line, per chunk: the chunk's private copy.
-  std::vector<std::vector<void *>> Privates;
+  /// Per chunk, per reduction line: the final bytes of the chunk's private
+  /// copy (ChunkPartial::Result).
+  std::vector<std::vector<uint64_t>> Partials;
   std::vector<MemberUsage> Usage; // per pool member
 
   const Member &member(size_t M) const { return E.Members[M]; }
   std::string name(size_t M) const { return member(M).name(); }
   bool plan(const std::vector<Share> &Shares, std::string &Reason);
   bool planChunks(const std::vector<Share> &Shares, std::string &Reason);
-  void releasePrivates();
-  Status makePrivates();
-  Status resetPrivates(size_t C);
   /// Makes chunk C's data valid on its member's node and translates its
   /// arguments there.
   Status prepare(Chunk &C);
   Status prepareSections(Chunk &C);
-  Status preparePrivates(size_t C);
-  /// What the back end is told of chunk C.
-  ChunkRun chunkRun(const Chunk &C) const;
+  /// What the back end is told of chunk C (its partials included).
+  ChunkRun chunkRun(const Chunk &C);
   std::vector<bool> runChunks(const std::vector<size_t> &Which);
   /// Which, all on members that start chunks (Backend::startsChunks): they
   /// start from this thread and are waited for here; their times in Seconds.

@@ -91,8 +91,19 @@ struct TestBackend : Backend {
   std::atomic<int> Started{0}, Ran{0};
   bool run(const void *, const ChunkRun &C) override {
     ++Ran;
-    return C.Windowed ? Kernel(C.Member, C.Lo, C.Hi, C.Args)
-                      : Kernel(C.Member, 0, Total, C.Args);
+    return runHere(C);
+  }
+  /// Every member's memory is the host's: reduction partials live in
+  /// HostPartials' slots.
+  bool runHere(const ChunkRun &C) {
+    std::vector<uintptr_t> Args = C.Args;
+    HostPartials Partials(C);
+    Partials.bind(Args);
+    bool Ok = C.Windowed ? Kernel(C.Member, C.Lo, C.Hi, Args)
+                         : Kernel(C.Member, 0, Total, Args);
+    if (Ok)
+      Partials.done();
+    return Ok;
   }
   bool startsChunks(size_t M) const override {
     return M < Queues.size() && Queues[M];
@@ -106,10 +117,7 @@ struct TestBackend : Backend {
       return false;
     ++Started;
     auto *Q = new Queued;
-    Q->Thread = std::thread([this, Q, C] {
-      Q->Ok = C.Windowed ? Kernel(C.Member, C.Lo, C.Hi, C.Args)
-                         : Kernel(C.Member, 0, Total, C.Args);
-    });
+    Q->Thread = std::thread([this, Q, C] { Q->Ok = runHere(C); });
     S.Member = C.Member;
     S.Handle = Q;
     return true;
