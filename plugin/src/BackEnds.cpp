@@ -37,8 +37,6 @@ llvm::Error BackEnds::start(StarPUPool &Workers,
     return failure("the host back end did not start");
   Times.mark("host back end");
   GpuSplit = static_cast<int>(Config.GpuSplit);
-  startCuda();
-  Times.mark("CUDA driver");
   int NumSim = static_cast<int>(Config.Simulate);
   // The x86_64 image is built with FMA (see LoopWindowPass); without it the
   // CPU side runs nothing, and with no GPU either start fails, so
@@ -77,8 +75,16 @@ llvm::Error BackEnds::start(StarPUPool &Workers,
 }
 
 void BackEnds::prepare() {
+  PhaseTimes Times;
   shareNode();
+  // cuInit registers the CUDA driver's exit handler. Here, it comes before
+  // the one libomptarget registers to take the plugins down at exit, and so
+  // runs after it: on the start's thread the driver was gone when the pool
+  // freed its device memory ("CUDA error: Unrecognized CUDA error code 4").
+  startCuda();
+  Times.mark("CUDA driver");
   StarPUPool::prepareEnvironment();
+  Times.report("prepare");
 }
 
 bool BackEnds::cpuSideAvailable() { return __builtin_cpu_supports("fma"); }

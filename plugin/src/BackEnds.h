@@ -79,9 +79,10 @@ public:
   /// peer access, bandwidths, versions, settings, what was left out.
   void describe(FILE *Out, const StarPUPool &Workers) const;
 
-  /// What start() needs done before other threads run: the node's share of
-  /// cores for this rank (the process's CPU affinity) and the environment
-  /// StarPU reads. Called on the thread that loads the plugin.
+  /// What start() needs done before other threads run, on the thread that
+  /// loads the plugin: the node's share of cores for this rank (the
+  /// process's CPU affinity), the CUDA driver's start (whose exit handler
+  /// must come before libomptarget's) and the environment StarPU reads.
   void prepare();
   /// Whether a CPU-side member can exist (the x86_64 image needs FMA): the
   /// pool then has a member whatever start() finds.
