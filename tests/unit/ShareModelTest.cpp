@@ -74,17 +74,26 @@ TEST(ShareModel, FixedIsStatic) {
   }
 }
 
+/// The first launch of kernel "k" on P: the accelerators alone, recorded at
+/// Speed (per member) and Wall seconds.
+void acceleratorsAlone(ShareModel &M, const Pool &P,
+                       const std::vector<double> &Speed, double Wall) {
+  std::string Note;
+  std::vector<Share> S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+  ASSERT_EQ(S.size(), 2u);
+  M.record("k", ran(S, Speed), Wall);
+}
+
 // The CPU at a third of a GPU's speed, and cheap to add: mixed wins, with
 // shares proportional to speed, frozen from then on.
 TEST(ShareModel, UsefulCpuKeepsItsMeasuredShare) {
   ShareModel M(true);
   Pool P = gpuGpuCpu();
   std::vector<double> Speed = {90, 90, 30};
+  acceleratorsAlone(M, P, Speed, 10);
   std::string Note;
-  std::vector<Share> S = M.shares("k", P, Static, Note);
-  EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
-  ASSERT_EQ(S.size(), 2u); // the accelerators alone first
-  M.record("k", ran(S, Speed), 10);
+  std::vector<Share> S;
   for (double Cold : {1.0, 0.0}) {
     S = M.shares("k", P, Static, Note);
     EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
@@ -122,10 +131,9 @@ TEST(ShareModel, TheProbeGivesTheCpuPoolASliver) {
   ShareModel M(true);
   Pool P = gpuGpuCpu();
   std::vector<double> Speed = {100, 100, 2};
+  acceleratorsAlone(M, P, Speed, 1);
   std::string Note;
-  std::vector<Share> S = M.shares("k", P, Static, Note);
-  ASSERT_EQ(S.size(), 2u); // the accelerators alone first
-  M.record("k", ran(S, Speed), 1);
+  std::vector<Share> S;
   for (int I = 0; I < 2; ++I) {
     S = M.shares("k", P, Static, Note);
     EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
