@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "BackEnds.h"
 #include "PoolStart.h"
+#include "WorkersAtExit.h"
 
 #include "hetero/Log.h"
 #include "hetero/Settings.h"

@@ -2,9 +2,6 @@
 #include "PoolStart.h"
 
 #include "hetero/Log.h"
-#include "hetero/StarPUPool.h"
-
-#include <cstdlib>
 
 namespace hetero {
 
@@ -23,25 +20,5 @@ PoolStart::wait(const std::function<void(const std::string &)> &Then) {
   });
   return Error;
 }
-
-namespace {
-std::atomic<StarPUPool *> ExitWorkers{nullptr};
-
-void stopWorkers() {
-  if (StarPUPool *W = ExitWorkers.exchange(nullptr))
-    W->stop();
-}
-} // namespace
-
-void stopWorkersAtExit(StarPUPool &Workers) {
-  static std::once_flag Registered;
-  ExitWorkers = &Workers;
-  std::call_once(Registered, [] {
-    if (std::atexit(stopWorkers) != 0)
-      warning("could not register the StarPU workers' stop at exit");
-  });
-}
-
-void forgetWorkersAtExit() { ExitWorkers = nullptr; }
 
 } // namespace hetero

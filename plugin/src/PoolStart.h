@@ -20,8 +20,6 @@
 
 namespace hetero {
 
-class StarPUPool;
-
 class PoolStart {
 public:
   PoolStart() = default;
@@ -55,17 +53,6 @@ private:
   std::once_flag Once;
   std::atomic<bool> Done{false};
 };
-
-/// Called on the start's thread once StarPU runs. The CUDA runtime (which
-/// StarPU's CUDA workers use) registers its exit handler when the start
-/// first calls it: after libomptarget registered the handler that calls the
-/// plugin's deinit, so at exit the runtime would unload first and StarPU's
-/// CUDA workers abort on their way out ("driver shutting down"). The handler
-/// this registers, later still, stops the workers before the runtime
-/// unloads; kernels after it run on the launching thread.
-void stopWorkersAtExit(StarPUPool &Workers);
-/// The workers are stopped (deinit) or about to go away.
-void forgetWorkersAtExit();
 
 } // namespace hetero
 

@@ -1,22 +1,26 @@
 //===- PluginPartsTest.cpp - The plugin's parts that need no GPU ----------===//
 //
 // The image table (a binary's images grouped), symbol lookup in an ELF image,
-// the protection of host memory (const globals are never written) and the
+// the protection of host memory (const globals are never written), the
 // CPU teams' thread limits, each on real inputs: this test binary's own ELF
-// file, its own read-only and writable data, and libomp.
+// file, its own read-only and writable data, and libomp; and the thread the
+// pool starts on.
 //
 //===----------------------------------------------------------------------===//
 #include "CpuTeam.h"
 #include "HostMappings.h"
 #include "ImageSymbols.h"
 #include "ImageTable.h"
+#include "PoolStart.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
 #include <iterator>
 #include <omp.h>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace hetero;
@@ -134,4 +138,54 @@ TEST(CpuTeam, ScopedBlocktimeSetsAndRestores) {
   EXPECT_EQ(kmp_get_blocktime(), Before);
   ScopedBlocktime None(-1);
   EXPECT_EQ(kmp_get_blocktime(), Before);
+}
+
+// The pool's start runs on a thread of its own while the program goes on;
+// the first of several concurrent waits joins it and runs Then once, before
+// any of them returns; every wait returns the start's result.
+TEST(PoolStart, TheFirstWaitJoinsTheStartAndRunsThenOnce) {
+  PoolStart S;
+  std::atomic<bool> Release{false};
+  std::atomic<int> Thens{0};
+  std::thread::id StartedOn;
+  S.begin([&] {
+    StartedOn = std::this_thread::get_id();
+    while (!Release)
+      std::this_thread::yield();
+    return std::string("no member");
+  });
+  EXPECT_FALSE(S.done());
+  std::vector<std::string> Got(4);
+  std::vector<int> ThensSeen(4, -1);
+  std::vector<std::thread> Waiters;
+  for (size_t I = 0; I < Got.size(); ++I)
+    Waiters.emplace_back([&, I] {
+      Got[I] = S.wait([&](const std::string &Error) {
+        EXPECT_EQ(Error, "no member");
+        ++Thens;
+      });
+      ThensSeen[I] = Thens;
+    });
+  Release = true;
+  for (std::thread &T : Waiters)
+    T.join();
+  EXPECT_TRUE(S.done());
+  EXPECT_EQ(Thens, 1);
+  for (size_t I = 0; I < Got.size(); ++I) {
+    EXPECT_EQ(Got[I], "no member");
+    EXPECT_EQ(ThensSeen[I], 1);
+  }
+  EXPECT_NE(StartedOn, std::this_thread::get_id());
+}
+
+// A start that ran on the loading thread (no CPU member certain): waits
+// return its result at once, Then still runs once.
+TEST(PoolStart, AStartRunHereIsWaitedForOnce) {
+  PoolStart S;
+  S.ranHere("");
+  int Thens = 0;
+  EXPECT_EQ(S.wait([&](const std::string &) { ++Thens; }), "");
+  EXPECT_EQ(S.wait([&](const std::string &) { ++Thens; }), "");
+  EXPECT_EQ(Thens, 1);
+  EXPECT_TRUE(S.done());
 }

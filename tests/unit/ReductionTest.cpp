@@ -1,5 +1,6 @@
 //===- ReductionTest.cpp - Reduction identities and combiners -------------===//
 #include "hetero/Reduction.h"
+#include "hetero/Backend.h"
 
 #include <gtest/gtest.h>
 
@@ -251,4 +252,42 @@ TEST(Reduction, ChunksCombineInOrderThenWithTheOriginal) {
   reductionCombineChunks(ReductionOp::Mul, ReductionType::U64, &O64, nullptr,
                          0);
   EXPECT_EQ(O64, 0x100010101ull);
+}
+
+// A chunk on the host's addresses: the arguments a chunk's partials name
+// point at slots holding the identities, the others keep their values, and
+// done() copies each partial's bytes, and only those, to its result.
+TEST(Reduction, HostPartialsBindIdentitiesAndCopyResultsOut) {
+  ChunkRun C;
+  C.Args = {11, 22, 33};
+  double SumResult = -1;
+  unsigned char MaxResult[4] = {0xAA, 0xAA, 0xAA, 0xAA};
+  ChunkPartial Sum, Max;
+  Sum.Arg = 2;
+  Sum.Size = 8;
+  reductionIdentity(ReductionOp::Add, ReductionType::F64, Sum.Identity);
+  Sum.Result = reinterpret_cast<unsigned char *>(&SumResult);
+  Max.Arg = 0;
+  Max.Size = 2;
+  reductionIdentity(ReductionOp::Max, ReductionType::I16, Max.Identity);
+  Max.Result = MaxResult;
+  C.Partials = {Sum, Max};
+  HostPartials P(C);
+  std::vector<uintptr_t> Args = C.Args;
+  P.bind(Args);
+  EXPECT_EQ(Args[1], 22u);
+  auto *S = reinterpret_cast<double *>(Args[2]);
+  auto *M = reinterpret_cast<int16_t *>(Args[0]);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(S) % 8, 0u);
+  EXPECT_EQ(*S, 0.0);
+  EXPECT_EQ(*M, std::numeric_limits<int16_t>::min());
+  *S += 2.5; // the kernel
+  *M = 7;
+  P.done();
+  EXPECT_EQ(SumResult, 2.5);
+  int16_t Got;
+  std::memcpy(&Got, MaxResult, 2);
+  EXPECT_EQ(Got, 7);
+  EXPECT_EQ(MaxResult[2], 0xAA); // beyond the partial's size: untouched
+  EXPECT_EQ(MaxResult[3], 0xAA);
 }

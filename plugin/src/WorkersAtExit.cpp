@@ -1,0 +1,33 @@
+//===- WorkersAtExit.cpp - StarPU stops before CUDA unloads ---------------===//
+#include "WorkersAtExit.h"
+
+#include "hetero/Log.h"
+#include "hetero/StarPUPool.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+
+namespace hetero {
+
+namespace {
+std::atomic<StarPUPool *> ExitWorkers{nullptr};
+
+void stopWorkers() {
+  if (StarPUPool *W = ExitWorkers.exchange(nullptr))
+    W->stop();
+}
+} // namespace
+
+void stopWorkersAtExit(StarPUPool &Workers) {
+  static std::once_flag Registered;
+  ExitWorkers = &Workers;
+  std::call_once(Registered, [] {
+    if (std::atexit(stopWorkers) != 0)
+      warning("could not register the StarPU workers' stop at exit");
+  });
+}
+
+void forgetWorkersAtExit() { ExitWorkers = nullptr; }
+
+} // namespace hetero
