@@ -85,6 +85,15 @@ void acceleratorsAlone(ShareModel &M, const Pool &P,
   M.record("k", ran(S, Speed), Wall);
 }
 
+/// A launch of kernel "k" on P in its probe, the CPU pool included.
+std::vector<Share> probeLaunch(ShareModel &M, const Pool &P) {
+  std::string Note;
+  std::vector<Share> S = M.shares("k", P, Static, Note);
+  EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
+  EXPECT_EQ(S.size(), 3u);
+  return S;
+}
+
 // The CPU at a third of a GPU's speed, and cheap to add: mixed wins, with
 // shares proportional to speed, frozen from then on.
 TEST(ShareModel, UsefulCpuKeepsItsMeasuredShare) {
@@ -95,9 +104,7 @@ TEST(ShareModel, UsefulCpuKeepsItsMeasuredShare) {
   std::string Note;
   std::vector<Share> S;
   for (double Cold : {1.0, 0.0}) {
-    S = M.shares("k", P, Static, Note);
-    EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
-    ASSERT_EQ(S.size(), 3u);
+    S = probeLaunch(M, P);
     // The warm-up launch measures a CPU ten times slower: not used.
     M.record("k", ran(S, {90, 90, Cold > 0 ? 3.0 : 30.0}), 10);
   }
@@ -132,18 +139,16 @@ TEST(ShareModel, TheProbeGivesTheCpuPoolASliver) {
   Pool P = gpuGpuCpu();
   std::vector<double> Speed = {100, 100, 2};
   acceleratorsAlone(M, P, Speed, 1);
-  std::string Note;
   std::vector<Share> S;
   for (int I = 0; I < 2; ++I) {
-    S = M.shares("k", P, Static, Note);
-    EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
-    ASSERT_EQ(S.size(), 3u);
+    S = probeLaunch(M, P);
     double Cpu = ShareModel::ProbeSliver;
     EXPECT_NEAR(fraction(S, 2), Cpu / (64 + Cpu), 1e-12);
     // Its part takes less than the GPUs' part.
     EXPECT_LT(fraction(S, 2) / Speed[2], fraction(S, 0) / Speed[0]);
     M.record("k", ran(S, Speed), 1);
   }
+  std::string Note;
   S = M.shares("k", P, Static, Note);
   EXPECT_EQ(Note.rfind("settled-accel[cpu-gain=", 0), 0u) << Note;
   EXPECT_EQ(S.size(), 2u);
