@@ -106,18 +106,26 @@ bool KernelAnalysis::mayBeStored(QualType T) {
 }
 
 /// An integer read from mapped memory (a struct member, an element, a
-/// pointee) at an address that does not depend on the loop variables.
+/// pointee) that the kernel never stores to. At an address that depends on
+/// the loop variables (a CSR row's bounds rowptr[i], a gathered column
+/// col[k]) it is a bound, not affine: the runtime takes the least and the
+/// greatest value over the addresses a window reaches (DescriptorEval.h).
 std::optional<Term> KernelAnalysis::loadedScalar(const Expr *LV) {
   unsigned Bytes;
   bool Signed;
   if (!extension(LV->getType(), Bytes, Signed) || mayBeStored(LV->getType()))
     return std::nullopt;
   std::optional<Address> A = lvalueAddress(LV);
-  if (!A || A->Private || !A->known() || A->Offset->Degree != 0)
+  if (!A || A->Private || !A->known())
     return std::nullopt;
   visit(LV, true, false);
-  return Term{
+  Term T{
       B.load(B.binary(ExprKind::Add, A->Base, A->Offset->Id), Bytes, Signed)};
+  if (A->Offset->Degree != 0) {
+    T.Degree = std::max(1, A->Offset->Degree);
+    T.Affine = false;
+  }
+  return T;
 }
 
 /// Min for `a < b ? a : b` (or `b > a`, `<=`, `>=`), Max for the other

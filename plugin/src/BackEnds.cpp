@@ -164,6 +164,7 @@ void BackEnds::startCudaDevices() {
     }
     CudaUsable[D] = true;
     PartialSlots[D] = std::make_unique<GpuPartialSlots>(*Cuda, D);
+    (void)PartialSlots[D]->reserve(); // else at the first reduction
   }
 }
 

@@ -54,6 +54,8 @@ void CudaNodeOps::release(void *Ptr) {
 }
 
 CudaNodeOps::~CudaNodeOps() {
+  if (!Queued.empty()) // a batch always ends first; its streams go back
+    (void)waitQueuedCopies();
   for (char *S : Stage)
     if (S)
       Cuda.data_delete(Device, S, TARGET_ALLOC_HOST);
@@ -158,6 +160,25 @@ bool CudaNodeOps::copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
   // parts of one GPU the cuda plugin copies device to device on that GPU.
   return Cuda.data_exchange(SrcDevice, const_cast<void *>(SrcPtr), Device, Dst,
                             static_cast<int64_t>(Size)) == OFFLOAD_SUCCESS;
+}
+
+bool CudaNodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                                    size_t Size) {
+  if (Src.kind() != NodeKind::Gpu)
+    return false;
+  int SrcDevice = static_cast<CudaNodeOps &>(Src).device();
+  return Cuda.data_exchange_async(SrcDevice, const_cast<void *>(SrcPtr), Device,
+                                  Dst, static_cast<int64_t>(Size),
+                                  &Queued[SrcDevice]) == OFFLOAD_SUCCESS;
+}
+
+bool CudaNodeOps::waitQueuedCopies() {
+  bool Ok = true;
+  for (auto &[SrcDevice, Q] : Queued)
+    if (Q.Queue && Cuda.synchronize(SrcDevice, &Q) != OFFLOAD_SUCCESS)
+      Ok = false;
+  Queued.clear();
+  return Ok;
 }
 
 } // namespace hetero

@@ -4,6 +4,8 @@
 
 #include "hetero/MemoryNode.h"
 
+#include "omptarget.h"
+
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -44,6 +46,11 @@ public:
   bool copyToHost(void *Dst, const void *Src, size_t Size) override;
   bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
                     size_t Size) override;
+  /// In a stream of the source GPU (one per source, from the cuda plugin's
+  /// pool), held until waitQueuedCopies() synchronises it.
+  bool queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                         size_t Size) override;
+  bool waitQueuedCopies() override;
 
   static constexpr size_t StagedMin = size_t(8) << 20;
   /// The first staged copy sets the staging up: CG's 8 MiB result, into
@@ -66,6 +73,9 @@ private:
   std::mutex SizesMutex; // allocation sizes, kept when Capacity is set
   std::map<void *, size_t> Sizes;
   uint64_t Used = 0;
+  /// Source device -> the stream its queued copies into this node are in
+  /// (called under the data layer's lock).
+  std::map<int, __tgt_async_info> Queued;
   std::mutex StageMutex; // one staged copy at a time on this node
   char *Stage[2] = {nullptr, nullptr};
   bool StageUnavailable = false;

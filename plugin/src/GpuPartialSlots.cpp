@@ -44,6 +44,11 @@ bool GpuPartialSlots::take(size_t N, std::vector<Slot> &Out) {
   return true;
 }
 
+bool GpuPartialSlots::reserve() {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return !Free.empty() || grow();
+}
+
 void GpuPartialSlots::give(const std::vector<Slot> &Slots) {
   std::lock_guard<std::mutex> Lock(Mutex);
   Free.insert(Free.end(), Slots.begin(), Slots.end());

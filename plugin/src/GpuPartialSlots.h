@@ -40,6 +40,10 @@ public:
   /// room for another block.
   bool take(size_t N, std::vector<Slot> &Out);
   void give(const std::vector<Slot> &Slots);
+  /// Allocates the first block now: the pinned allocation took about a
+  /// millisecond in a split kernel's first launch (per GPU, one after the
+  /// other); the pool's start does it in the background instead.
+  bool reserve();
 
   static constexpr size_t SlotBytes = 8;
   static constexpr size_t SlotsPerBlock = 64;

@@ -1,11 +1,13 @@
 //===- DataLayer.cpp - Buffers over several memory nodes ------------------===//
 #include "hetero/DataLayer.h"
+#include "hetero/DescriptorEval.h"
 #include "hetero/Log.h"
 #include "hetero/Trace.h"
 
 #include <algorithm>
 #include <cstring>
 #include <set>
+#include <tuple>
 
 namespace hetero {
 
@@ -14,7 +16,8 @@ namespace {
 /// A copy between two nodes, begun at BeginUs, in the trace: on the lane of
 /// the node that is not the host (the destination's for d2d).
 void traceCopy(const NodeOps &From, NodeId FromId, const NodeOps &To,
-               NodeId ToId, uint64_t Bytes, double BeginUs) {
+               NodeId ToId, uint64_t Bytes, double BeginUs,
+               bool Queued = false) {
   bool FromHost = FromId == HostNode, ToHost = ToId == HostNode;
   const char *Dir =
       FromHost ? (ToHost ? "h2h" : "h2d") : (ToHost ? "d2h" : "d2d");
@@ -23,8 +26,8 @@ void traceCopy(const NodeOps &From, NodeId FromId, const NodeOps &To,
                std::string(Dir) + " " + binaryBytesText(Bytes), BeginUs,
                trace::now(),
                "\"bytes\":" + std::to_string(Bytes) +
-                   ",\"from\":" + trace::quoted(FromName) +
-                   ",\"to\":" + trace::quoted(ToName));
+                   ",\"from\":" + trace::quoted(FromName) + ",\"to\":" +
+                   trace::quoted(ToName) + (Queued ? ",\"queued\":true" : ""));
 }
 
 } // namespace
@@ -41,8 +44,18 @@ struct DataLayer::Buffer {
   /// Per node: storage (nullptr until first needed) and valid ranges.
   std::vector<void *> NodePtr;
   std::vector<RangeSet> Valid;
+  /// Per node: ranges valid there whose copy is still queued (a copy batch).
+  std::vector<RangeSet> Queued;
   /// Offset -> hetero address stored there.
   std::map<uint64_t, uintptr_t> PointerSlots;
+  /// loadRange()'s answers since the buffer was last written: (offset,
+  /// bytes, stride, count, signed) -> (least, greatest), or none where the
+  /// values cannot be read (pointer slots, an unsigned value >= 2^63).
+  std::map<std::tuple<uint64_t, unsigned, uint64_t, uint64_t, bool>,
+           std::optional<std::pair<int64_t, int64_t>>>
+      Scans;
+  /// Changes whenever the buffer is written (unique over all buffers).
+  uint64_t Generation = 0;
 
   bool containsAddr(uintptr_t P) const { return P >= Base && P <= Base + Size; }
 };
@@ -50,6 +63,13 @@ struct DataLayer::Buffer {
 DataLayer::DataLayer() { Nodes.push_back(std::make_unique<HostNodeOps>()); }
 
 DataLayer::~DataLayer() {
+  {
+    Lock L(Mutex);
+    ScanStop = true;
+  }
+  ScanWake.notify_all();
+  if (ScanThread.joinable())
+    ScanThread.join();
   for (auto &[Base, B] : Buffers) {
     for (size_t N = 1; N < B->NodePtr.size(); ++N)
       if (B->NodePtr[N] && !B->External)
@@ -80,6 +100,7 @@ std::string DataLayer::nodeName(NodeId N) const {
 void DataLayer::growNodeVectors(Buffer &B) {
   B.NodePtr.resize(Nodes.size(), nullptr);
   B.Valid.resize(Nodes.size());
+  B.Queued.resize(Nodes.size());
 }
 
 BufferInfo DataLayer::infoOf(const Buffer &B) {
@@ -109,6 +130,7 @@ void *DataLayer::allocate(uint64_t Size) {
   B->Size = Size;
   B->LeadIn = LeadIn;
   growNodeVectors(*B);
+  B->Generation = ++NextGeneration;
   B->NodePtr[HostNode] = P;
   // Fresh memory is valid nowhere: the first node to use it just takes it.
   Buffers.emplace(B->Base, std::move(B));
@@ -117,6 +139,7 @@ void *DataLayer::allocate(uint64_t Size) {
 
 Status DataLayer::release(void *Ptr) {
   Lock L(Mutex);
+  (void)waitAllQueuedLocked(); // a failed copy's ranges are dropped anyway
   auto It = Buffers.find(reinterpret_cast<uintptr_t>(Ptr));
   if (It == Buffers.end() || It->second->External)
     return Status::error(StatusCode::NotMapped,
@@ -150,6 +173,7 @@ void DataLayer::registerExternal(void *Base, uint64_t Size, bool ReadOnly) {
   B->Size = Size;
   B->External = true;
   B->ReadOnly = ReadOnly;
+  B->Generation = ++NextGeneration;
   growNodeVectors(*B);
   B->NodePtr[HostNode] = Base;
   // The image's initial contents live on every node that loaded it.
@@ -266,6 +290,8 @@ bool DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
 
 Status DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
   Lock L(Mutex);
+  if (Status S = waitAllQueuedLocked(); !S)
+    return S;
   Buffer *B;
   uint64_t Off;
   if (Status S = findRange(TgtPtr, Size, "write", B, Off); !S)
@@ -344,6 +370,8 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
 
 Status DataLayer::read(void *Dst, const void *TgtPtr, uint64_t Size) {
   Lock L(Mutex);
+  if (Status S = waitAllQueuedLocked(); !S)
+    return S;
   Buffer *B;
   uint64_t Off;
   if (Status S = findRange(TgtPtr, Size, "read", B, Off); !S)
@@ -359,6 +387,8 @@ Status DataLayer::read(void *Dst, const void *TgtPtr, uint64_t Size) {
 
 Status DataLayer::copy(void *DstPtr, const void *SrcPtr, uint64_t Size) {
   Lock L(Mutex);
+  if (Status S = waitAllQueuedLocked(); !S)
+    return S;
   Buffer *SB, *DB;
   uint64_t SOff, DOff;
   if (Status S = findRange(SrcPtr, Size, "device-to-device copy", SB, SOff); !S)
@@ -407,6 +437,9 @@ Status DataLayer::translateLocked(NodeId N, uintptr_t P, uintptr_t &Out) {
 
 Status DataLayer::translate(NodeId N, uintptr_t P, uintptr_t &Out) {
   Lock L(Mutex);
+  if (outsideBatch())
+    if (Status S = waitAllQueuedLocked(); !S)
+      return S;
   return translateLocked(N, P, Out);
 }
 
@@ -459,14 +492,25 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
   uint64_t Len = Hi - Lo;
   char *SrcP = static_cast<char *>(B.NodePtr[Src]) + Lo;
   char *DstP = static_cast<char *>(B.NodePtr[Dst]) + Lo;
+  // Bytes still on their way into Src are waited for before they leave.
+  if (!B.Queued[Src].intersect(Lo, Hi).empty())
+    if (Status S = waitQueuedLocked(Src); !S)
+      return S;
   double TraceBegin = trace::on() ? trace::now() : 0;
-  bool Ok;
+  bool Ok, Queued = false;
   if (Src == HostNode) {
     Ok = Nodes[Dst]->copyFromHost(DstP, SrcP, Len);
     Stats.BytesH2D += Len;
   } else if (Dst == HostNode) {
     Ok = Nodes[Src]->copyToHost(DstP, SrcP, Len);
     Stats.BytesD2H += Len;
+  } else if (!outsideBatch() &&
+             Nodes[Dst]->queueCopyFromPeer(DstP, *Nodes[Src], SrcP, Len)) {
+    Ok = Queued = true;
+    if (B.Queued[Dst].empty())
+      QueuedInto[Dst].push_back(&B);
+    B.Queued[Dst].insert(Lo, Hi);
+    Stats.BytesD2D += Len;
   } else if (Nodes[Dst]->copyFromPeer(DstP, *Nodes[Src], SrcP, Len)) {
     Ok = true;
     Stats.BytesD2D += Len;
@@ -483,9 +527,14 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
                              Nodes[Src]->name() + " to " + Nodes[Dst]->name() +
                              " failed");
   if (trace::on())
-    traceCopy(*Nodes[Src], Src, *Nodes[Dst], Dst, Len, TraceBegin);
+    traceCopy(*Nodes[Src], Src, *Nodes[Dst], Dst, Len, TraceBegin, Queued);
   if (B.Size == sizeof(void *) && Lo == 0 && Hi == B.Size)
     if (Status S = notePointerValue(B, Src); !S)
+      return S;
+  // Pointer slots are written over a queued copy's bytes: once it landed.
+  if (Queued && B.PointerSlots.lower_bound(Lo >= 7 ? Lo - 7 : 0) !=
+                    B.PointerSlots.lower_bound(Hi))
+    if (Status S = waitQueuedLocked(Dst); !S)
       return S;
   return fixPointerSlots(B, Dst, Lo, Hi);
 }
@@ -542,6 +591,9 @@ Status DataLayer::makeValidLocked(NodeId N, Buffer &B, uint64_t Lo,
 
 Status DataLayer::makeValid(NodeId N, BufferId Id, uint64_t Lo, uint64_t Hi) {
   Lock L(Mutex);
+  if (outsideBatch())
+    if (Status S = waitAllQueuedLocked(); !S)
+      return S;
   Buffer *B = byId(Id);
   if (!B)
     return Status::error(StatusCode::NotMapped, "a buffer was freed");
@@ -552,6 +604,8 @@ void DataLayer::markWrittenLocked(NodeId N, Buffer &B, uint64_t Lo,
                                   uint64_t Hi) {
   if (B.ReadOnly)
     return; // valid everywhere, for good
+  B.Scans.clear();
+  B.Generation = ++NextGeneration;
   Hi = std::min(Hi, B.Size);
   for (size_t S = 0; S < Nodes.size(); ++S)
     if (NodeId(S) != N)
@@ -561,6 +615,7 @@ void DataLayer::markWrittenLocked(NodeId N, Buffer &B, uint64_t Lo,
 
 void DataLayer::markWritten(NodeId N, BufferId Id, uint64_t Lo, uint64_t Hi) {
   Lock L(Mutex);
+  (void)waitAllQueuedLocked(); // a failed copy's ranges are dropped anyway
   if (Buffer *B = byId(Id))
     markWrittenLocked(N, *B, Lo, Hi);
 }
@@ -633,6 +688,8 @@ std::vector<BufferInfo> DataLayer::externalBuffers() const {
 Status DataLayer::acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
                                std::vector<BufferId> &Touched) {
   Lock L(Mutex);
+  if (Status S = waitAllQueuedLocked(); !S)
+    return S;
   std::vector<uintptr_t> Roots = Args;
   for (auto &[Base, B] : Buffers)
     if (B->External)
@@ -653,6 +710,7 @@ Status DataLayer::acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
 
 void DataLayer::releaseWhole(NodeId N, const std::vector<BufferId> &Touched) {
   Lock L(Mutex);
+  (void)waitAllQueuedLocked(); // a failed copy's ranges are dropped anyway
   for (BufferId Id : Touched) {
     Buffer *B = byId(Id);
     if (!B)
@@ -667,6 +725,7 @@ void DataLayer::releaseWhole(NodeId N, const std::vector<BufferId> &Touched) {
 
 bool DataLayer::discardNode(NodeId N, const std::vector<BufferId> &Touched) {
   Lock L(Mutex);
+  (void)waitAllQueuedLocked(); // a failed copy's ranges are dropped anyway
   for (BufferId Id : Touched)
     if (Buffer *B = byId(Id); B && !validOnlyOnLocked(N, *B).empty())
       return false;
@@ -674,6 +733,174 @@ bool DataLayer::discardNode(NodeId N, const std::vector<BufferId> &Touched) {
     if (Buffer *B = byId(Id))
       B->Valid[N].clear();
   return true;
+}
+
+//===--- Values for the inspector -----------------------------------------===//
+
+bool DataLayer::loadRange(uintptr_t Addr, unsigned Bytes, uint64_t Stride,
+                          uint64_t Count, bool Signed, int64_t &Min,
+                          int64_t &Max) {
+  std::unique_lock<std::mutex> L(Mutex);
+  uint64_t Span;
+  if (Scanning == ScanMode::Off || !Count ||
+      (Bytes != 1 && Bytes != 2 && Bytes != 4 && Bytes != 8) ||
+      __builtin_mul_overflow(Stride, Count - 1, &Span) ||
+      __builtin_add_overflow(Span, Bytes, &Span))
+    return false;
+  Buffer *B = lookup(Addr);
+  if (!B || B->HostResident || Addr + Span > B->Base + B->Size ||
+      Addr + Span < Addr)
+    return false;
+  ScanJob J{B->Base, B->Generation, Addr - B->Base, Stride,
+            Count,   Bytes,         Signed};
+  auto Key = std::make_tuple(J.Off, Bytes, Stride, Count, Signed);
+  if (auto It = B->Scans.find(Key); It != B->Scans.end()) {
+    if (It->second)
+      std::tie(Min, Max) = *It->second;
+    return It->second.has_value();
+  }
+  if (Scanning == ScanMode::Background) {
+    if (ScanQueued.emplace(J.Id, J.Off, Bytes, Stride, Count, Signed).second) {
+      ScanQueue.push_back(J);
+      if (!ScanThread.joinable())
+        ScanThread = std::thread([this] { scanLoop(); });
+      ScanWake.notify_one();
+    }
+    return false;
+  }
+  bool Ok = runScan(J, L, Min, Max);
+  B = byId(J.Id);
+  if (!B || B->Generation != J.Generation)
+    return false; // written meanwhile: the values read may be stale
+  if (B->Scans.size() >= MaxScansPerBuffer)
+    B->Scans.clear();
+  B->Scans.emplace(Key, Ok ? std::make_optional(std::make_pair(Min, Max))
+                           : std::nullopt);
+  return Ok;
+}
+
+bool DataLayer::readForScan(Buffer &B, uint64_t Off, unsigned char *Dst,
+                            uint64_t Len) {
+  Status Read;
+  return readDirect(B, Off, Dst, Len, Read) && Read.ok();
+}
+
+bool DataLayer::runScan(const ScanJob &J, std::unique_lock<std::mutex> &L,
+                        int64_t &Min, int64_t &Max) {
+  // In pieces of ScanPiece bytes: the lock is held while one is copied (a
+  // few hundred microseconds from a GPU), not while it is scanned.
+  constexpr uint64_t ScanPiece = uint64_t(4) << 20;
+  uint64_t PerPiece =
+      std::max<uint64_t>(1, ScanPiece / std::max<uint64_t>(J.Stride, 1));
+  // Not zeroed: every byte is copied in before it is scanned.
+  std::unique_ptr<unsigned char[]> Piece(new unsigned char[std::min<uint64_t>(
+      J.Stride * (J.Count - 1) + J.Bytes,
+      J.Stride * (PerPiece - 1) + J.Bytes)]);
+  Min = INT64_MAX;
+  Max = INT64_MIN;
+  for (uint64_t First = 0; First < J.Count; First += PerPiece) {
+    uint64_t N = std::min(PerPiece, J.Count - First);
+    Buffer *B = byId(J.Id);
+    if (!waitAllQueuedLocked() || !B || B->Generation != J.Generation ||
+        !readForScan(*B, J.Off + First * J.Stride, Piece.get(),
+                     J.Stride * (N - 1) + J.Bytes))
+      return false;
+    L.unlock();
+    int64_t PieceMin, PieceMax;
+    bool Ok = scanLoadedValues(Piece.get(), J.Bytes, J.Stride, N, J.Signed,
+                               PieceMin, PieceMax);
+    L.lock();
+    if (!Ok)
+      return false;
+    Min = std::min(Min, PieceMin);
+    Max = std::max(Max, PieceMax);
+  }
+  return true;
+}
+
+void DataLayer::scanLoop() {
+  std::unique_lock<std::mutex> L(Mutex);
+  for (;;) {
+    ScanWake.wait(L, [&] { return ScanStop || !ScanQueue.empty(); });
+    if (ScanStop)
+      return;
+    ScanJob J = ScanQueue.front();
+    ScanQueue.erase(ScanQueue.begin());
+    ScanBusy = true;
+    int64_t Min, Max;
+    bool Ok = runScan(J, L, Min, Max);
+    // A buffer written (or freed) meanwhile is read again at its next use.
+    if (Buffer *B = byId(J.Id); B && B->Generation == J.Generation) {
+      if (B->Scans.size() >= MaxScansPerBuffer)
+        B->Scans.clear();
+      B->Scans.emplace(
+          std::make_tuple(J.Off, J.Bytes, J.Stride, J.Count, J.Signed),
+          Ok ? std::make_optional(std::make_pair(Min, Max)) : std::nullopt);
+    }
+    ScanQueued.erase(
+        std::make_tuple(J.Id, J.Off, J.Bytes, J.Stride, J.Count, J.Signed));
+    ScanBusy = false;
+    if (ScanQueue.empty())
+      ScanIdle.notify_all();
+  }
+}
+
+void DataLayer::setScanMode(ScanMode M) {
+  Lock L(Mutex);
+  Scanning = M;
+}
+
+void DataLayer::waitForScans() {
+  std::unique_lock<std::mutex> L(Mutex);
+  ScanIdle.wait(L, [&] { return ScanQueue.empty() && !ScanBusy; });
+}
+
+//===--- Copy batches -----------------------------------------------------===//
+
+void DataLayer::beginCopyBatch() {
+  Lock L(Mutex);
+  Batching = true;
+  BatchOwner = std::this_thread::get_id();
+  QueuedInto.assign(Nodes.size(), {});
+}
+
+Status DataLayer::endCopyBatch() {
+  Lock L(Mutex);
+  Status S = waitAllQueuedLocked();
+  Batching = false;
+  return S;
+}
+
+bool DataLayer::outsideBatch() const {
+  return !Batching || std::this_thread::get_id() != BatchOwner;
+}
+
+Status DataLayer::waitQueuedLocked(NodeId N) {
+  if (size_t(N) >= QueuedInto.size() || QueuedInto[N].empty())
+    return Status();
+  TraceSpan Wait("host", "wait", "");
+  if (Wait.active())
+    Wait.setName("wait for copies into " + Nodes[N]->name());
+  bool Ok = Nodes[N]->waitQueuedCopies();
+  for (Buffer *B : QueuedInto[N]) {
+    if (!Ok) // those bytes never arrived
+      for (const Range &R : B->Queued[N].ranges())
+        B->Valid[N].erase(R.Lo, R.Hi);
+    B->Queued[N].clear();
+  }
+  QueuedInto[N].clear();
+  if (!Ok)
+    return Status::error(StatusCode::CopyFailed,
+                         "a copy into " + Nodes[N]->name() + " failed");
+  return Status();
+}
+
+Status DataLayer::waitAllQueuedLocked() {
+  Status First;
+  for (NodeId N = 0; size_t(N) < QueuedInto.size(); ++N)
+    if (Status S = waitQueuedLocked(N); !S && First)
+      First = S;
+  return First;
 }
 
 } // namespace hetero

@@ -60,6 +60,12 @@ private:
                 " ...)");
   }
   bool extend(uint64_t Raw, const DescExpr &E, int64_t &Out);
+  bool load(const DescExpr &E, Interval Address, Interval &Out);
+  /// The step G of Id's values as the loop variables move: every value is
+  /// congruent to the least modulo G (0: Id does not move). False when Id
+  /// is not linear in them (a moving load inside, a product of two, a wrap
+  /// across its type's range, ...).
+  bool stride(ExprId Id, uint64_t &G);
   bool wrap(const DescExpr &E, Interval A, Interval &Out);
   bool binary(const DescExpr &E, Interval A, Interval B, Interval &Out);
   bool bitwise(const DescExpr &E, Interval A, Interval B, Interval &Out);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace hetero {
@@ -37,6 +38,11 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
     std::optional<BufferInfo> B = Layer.find(Addr);
     return B && Addr + Bytes <= B->base() + B->Size &&
            Layer.read(Dst, reinterpret_cast<const void *>(Addr), Bytes).ok();
+  };
+  Env.LoadRange = [this](uint64_t Addr, unsigned Bytes, uint64_t Stride,
+                         uint64_t Count, bool Signed, int64_t &Min,
+                         int64_t &Max) {
+    return Layer.loadRange(Addr, Bytes, Stride, Count, Signed, Min, Max);
   };
   std::string Err;
   if (!tripCounts(D, Env, Trips, Err)) {
@@ -443,8 +449,20 @@ void LaunchRun::recordUsage() {
 LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
                                     std::string &Reason) {
   std::string NoRoomFirst;
+  std::optional<TraceSpan> Planning;
+  Planning.emplace("host", "plan", "plan");
+  // The chunks' copies between accelerators overlap (DataLayer.h).
+  Layer.beginCopyBatch();
+  auto CopiesLanded = [&] {
+    Status S = Layer.endCopyBatch();
+    if (!S)
+      error("kernel %s: %s", K.Name.c_str(), S.message().c_str());
+    return S.ok();
+  };
   for (;;) {
     if (!plan(Shares, Reason)) {
+      if (!CopiesLanded())
+        return Outcome::Failed;
       if (!NoRoomFirst.empty())
         Reason = "no room on " + NoRoomFirst + ", then " + Reason;
       return Outcome::NotSplit;
@@ -464,6 +482,9 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
                                 [M](const Share &S) { return S.Member == M; }),
                  Shares.end());
   }
+  if (!CopiesLanded())
+    return Outcome::Failed;
+  Planning.reset();
   if (Chunks.empty()) {
     Rec.Split = true; // nothing to run: the kernel has no effect
     return Outcome::Done;
@@ -481,6 +502,7 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
   recordUsage();
   if (!Ok)
     return Outcome::Failed;
+  TraceSpan Finishing("host", "finish", "finish");
   finish();
   if (Status S = combineReductions(); !S) {
     error("kernel %s: %s", K.Name.c_str(), S.message().c_str());

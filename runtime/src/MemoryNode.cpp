@@ -26,6 +26,13 @@ bool NodeOps::copyFromPeer(void *, NodeOps &, const void *, size_t) {
   return false;
 }
 
+bool NodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                                size_t Size) {
+  return copyFromPeer(Dst, Src, SrcPtr, Size);
+}
+
+bool NodeOps::waitQueuedCopies() { return true; }
+
 // Pages are committed on first touch, so a large mapped array costs host
 // memory only where it is really used. A 16-byte header in front of the
 // storage keeps the mapping's start and length for release(); it also keeps
@@ -156,6 +163,21 @@ bool SimulatedNodeOps::copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
   if (Src.kind() != NodeKind::Simulated)
     return false;
   memmove(Dst, SrcPtr, Size);
+  return true;
+}
+
+bool SimulatedNodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src,
+                                         const void *SrcPtr, size_t Size) {
+  if (Src.kind() != NodeKind::Simulated)
+    return false;
+  Queued.push_back({Dst, SrcPtr, Size});
+  return true;
+}
+
+bool SimulatedNodeOps::waitQueuedCopies() {
+  for (const QueuedCopy &C : Queued)
+    memmove(C.Dst, C.Src, C.Size);
+  Queued.clear();
   return true;
 }
 

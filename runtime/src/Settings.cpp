@@ -29,7 +29,7 @@ const char *const KnownSettings[] = {
     "HETERO_MIN_CHUNK",    "HETERO_CPU_THREADS", "HETERO_HOST_COPY",
     "HETERO_SHARES",       "HETERO_SHARES_FILE", "HETERO_GPU_SPLIT",
     "HETERO_PROBE_AFTER",  "HETERO_TRACE",       "HETERO_NODE_SPLIT",
-    "HETERO_TEAMS"};
+    "HETERO_TEAMS",        "HETERO_INSPECT"};
 
 /// Names of hetero's other tools (compiler driver, scripts): never typos.
 const char *const OtherHeteroNames[] = {
@@ -276,6 +276,16 @@ Settings readSettings(const GetEnvFn &GetEnv,
     else
       Reject("HETERO_TEAMS", V, "expected measured or plugin");
   }
+  if (std::string_view V = Value("HETERO_INSPECT"); !V.empty()) {
+    if (V == "background")
+      S.Inspector = Settings::Inspect::Background;
+    else if (V == "sync")
+      S.Inspector = Settings::Inspect::Sync;
+    else if (V == "off")
+      S.Inspector = Settings::Inspect::Off;
+    else
+      Reject("HETERO_INSPECT", V, "expected background, sync or off");
+  }
   if (const char *Teams = GetEnv("OMP_NUM_TEAMS"); Teams && *Teams)
     S.UserTeams = true;
   S.StarPUCpusSet = GetEnv("STARPU_NCPU") || GetEnv("STARPU_NCPUS");
@@ -313,6 +323,10 @@ std::vector<std::string> settingsInForce(const Settings &S,
       {"HETERO_TRACE", S.TraceFile.empty() ? "none" : S.TraceFile},
       {"HETERO_NODE_SPLIT", S.NodeSplit ? "auto" : "off"},
       {"HETERO_TEAMS", S.MeasuredTeams ? "measured" : "plugin"},
+      {"HETERO_INSPECT", S.Inspector == Settings::Inspect::Background
+                             ? "background"
+                         : S.Inspector == Settings::Inspect::Sync ? "sync"
+                                                                  : "off"},
   };
   std::vector<std::string> Out;
   for (const auto &[Name, Value] : Values) {

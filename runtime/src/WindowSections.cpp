@@ -194,8 +194,13 @@ bool windowSections(const KernelDescriptor &D, const DescEnv &E,
       if (Empty[I])
         continue;
       Interval L, H;
-      if (!Ev.eval(DV.Lo, L) || !Ev.eval(DV.Hi, H))
-        return Fail("bounds of variable " + std::to_string(I) + ": " + Err);
+      if (!Ev.eval(DV.Lo, L) || !Ev.eval(DV.Hi, H)) {
+        // Bounds it cannot read (a load it cannot scan): any value. A read
+        // through it becomes a read of its whole buffer; a write fails.
+        V[I] = {INT64_MIN, INT64_MAX};
+        Err.clear();
+        continue;
+      }
       V[I] = {L.Lo, H.Hi};
       Empty[I] = L.Lo > H.Hi;
     }

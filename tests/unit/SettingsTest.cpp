@@ -150,10 +150,12 @@ TEST(Settings, ValuesRead) {
                     {"HETERO_TRACE", "/tmp/t.json"},
                     {"HETERO_NODE_SPLIT", "off"},
                     {"HETERO_TEAMS", "plugin"},
+                    {"HETERO_INSPECT", "sync"},
                     {"OMP_NUM_TEAMS", "264"}},
                    S)
                   .empty());
   EXPECT_FALSE(S.MeasuredTeams);
+  EXPECT_EQ(S.Inspector, Settings::Inspect::Sync);
   EXPECT_TRUE(S.UserTeams);
   EXPECT_EQ(S.Info, 2);
   EXPECT_EQ(S.TraceFile, "/tmp/t.json");
@@ -212,6 +214,8 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAccepted) {
        "HETERO_PROBE_AFTER=50ms: expected an integer from 0 to 86400000"},
       {"HETERO_NODE_SPLIT", "1", "HETERO_NODE_SPLIT=1: expected auto or off"},
       {"HETERO_TEAMS", "264", "HETERO_TEAMS=264: expected measured or plugin"},
+      {"HETERO_INSPECT", "on",
+       "HETERO_INSPECT=on: expected background, sync or off"},
       {"HETERO_CPU_THREADS", "-1",
        "HETERO_CPU_THREADS=-1: expected an integer from 1 to"},
       {"HETERO_CPU_THREADS", "abc",
@@ -307,10 +311,13 @@ TEST(Settings, InForceListsEverySettingAndItsDefaults) {
   std::map<std::string, std::string> Env = {{"HETERO_CHUNKS", "4"}};
   ASSERT_TRUE(read(Env, S).empty());
   std::vector<std::string> Lines = settingsInForce(S, envOf(Env));
-  EXPECT_EQ(Lines.size(), 19u);
-  EXPECT_NE(std::find(Lines.begin(), Lines.end(),
-                      "HETERO_TEAMS=measured (default)"),
-            Lines.end());
+  EXPECT_EQ(Lines.size(), 20u);
+  EXPECT_NE(
+      std::find(Lines.begin(), Lines.end(), "HETERO_INSPECT=off (default)"),
+      Lines.end());
+  EXPECT_NE(
+      std::find(Lines.begin(), Lines.end(), "HETERO_TEAMS=measured (default)"),
+      Lines.end());
   EXPECT_NE(std::find(Lines.begin(), Lines.end(), "HETERO_CHUNKS=4"),
             Lines.end());
   EXPECT_NE(

@@ -42,12 +42,16 @@
 #include "hetero/Status.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <vector>
 
 namespace hetero {
@@ -153,6 +157,40 @@ public:
   /// False, changing nothing, if some bytes are valid only on N.
   bool discardNode(NodeId N, const std::vector<BufferId> &Touched);
 
+  /// The least and greatest of Count values of Bytes bytes at hetero
+  /// address Addr, Addr + Stride, ..., read where they are valid and
+  /// extended as Signed says (DescEnv::LoadRange: the run-time inspector of
+  /// indirect accesses, x[col[k]]). Remembered per buffer until the buffer
+  /// is written, so that a CSR matrix's column indices are read once, not
+  /// at every launch. False when the values do not lie in one buffer, the
+  /// buffer is host-resident (the host may change it at any time) or holds
+  /// pointer slots there, or an unsigned 8-byte value is 2^63 or more; in
+  /// the background mode also while they are being read (the caller reads
+  /// the whole buffer meanwhile), and in the off mode always.
+  bool loadRange(uintptr_t Addr, unsigned Bytes, uint64_t Stride,
+                 uint64_t Count, bool Signed, int64_t &Min, int64_t &Max);
+  enum class ScanMode { Background, Sync, Off };
+  /// How loadRange() reads what it has not read before (HETERO_INSPECT).
+  void setScanMode(ScanMode M);
+  /// Waits until the background reads queued so far are done (tests).
+  void waitForScans();
+
+  /// A copy batch: from beginCopyBatch() to endCopyBatch(), the copies
+  /// between two accelerators' nodes that makeValid() makes on the calling
+  /// thread are only queued (NodeOps::queueCopyFromPeer), so that a launch's
+  /// copies into and out of several GPUs overlap: one after the other, each
+  /// paid its whole round trip (CG's spmv on two GPUs: two 19 us copies per
+  /// launch, in turn). endCopyBatch() waits for them all. Meanwhile a queued
+  /// range is valid on its node for the bookkeeping only: a copy out of it
+  /// first waits for the copies queued into that node, and so does every
+  /// other operation that reads or writes node memory (another thread's
+  /// included), which waits for all of them. One batch at a time; the
+  /// launch lock keeps it so.
+  void beginCopyBatch();
+  /// Ends the batch; an error if a queued copy failed (the ranges it was
+  /// to fill are then not valid on its node).
+  Status endCopyBatch();
+
   TransferStats &stats() { return Stats; }
 
 private:
@@ -182,6 +220,13 @@ private:
   /// kernel stored there is re-derived as a hetero address (its slot).
   Status notePointerValue(Buffer &B, NodeId Src);
   void growNodeVectors(Buffer &B);
+  /// Waits for the copies queued into node N (the batch stays open).
+  Status waitQueuedLocked(NodeId N);
+  /// Waits for every queued copy: what anything but the batch's own
+  /// makeValid() and translate() calls first.
+  Status waitAllQueuedLocked();
+  /// Whether the calling thread is outside an open batch.
+  bool outsideBatch() const;
   void forgetSlots(Buffer &B, uint64_t Lo, uint64_t Hi);
   std::vector<Buffer *> closure(const std::vector<uintptr_t> &Roots) const;
   static BufferInfo infoOf(const Buffer &B);
@@ -191,6 +236,38 @@ private:
   TransferStats Stats;
   NodeId Home = HostNode;
   mutable std::mutex Mutex;
+  /// loadRange() answers kept per buffer (the windows of a few share
+  /// choices, a few buffers each).
+  static constexpr size_t MaxScansPerBuffer = 64;
+  /// The background reads (under Mutex but for the scanning itself).
+  struct ScanJob {
+    BufferId Id;
+    uint64_t Generation, Off, Stride, Count;
+    unsigned Bytes;
+    bool Signed;
+  };
+  ScanMode Scanning = ScanMode::Off;
+  std::vector<ScanJob> ScanQueue;
+  std::set<std::tuple<BufferId, uint64_t, unsigned, uint64_t, uint64_t, bool>>
+      ScanQueued; // queued or running: not queued twice
+  bool ScanStop = false;
+  bool ScanBusy = false;
+  std::condition_variable ScanWake, ScanIdle;
+  std::thread ScanThread; // started by the first background read
+  uint64_t NextGeneration = 0;
+  /// Reads and scans job J in pieces, taking the lock L for each piece's
+  /// copy only; false when the buffer went away or was written meanwhile.
+  bool runScan(const ScanJob &J, std::unique_lock<std::mutex> &L, int64_t &Min,
+               int64_t &Max);
+  void scanLoop();
+  /// The values of one piece [Off, Off + Len) of B, read where they are
+  /// valid into Dst (under Mutex).
+  bool readForScan(Buffer &B, uint64_t Off, unsigned char *Dst, uint64_t Len);
+  // The copy batch, under Mutex.
+  bool Batching = false;
+  std::thread::id BatchOwner;
+  /// Per node: the buffers with ranges queued into it (Buffer::Queued).
+  std::vector<std::vector<Buffer *>> QueuedInto;
 };
 
 } // namespace hetero

@@ -27,7 +27,25 @@ struct DescEnv {
   /// Reads Bytes bytes at Addr into Dst for (load ...); false (or no
   /// callback) is an evaluation error.
   std::function<bool(uint64_t Addr, void *Dst, unsigned Bytes)> Load;
+  /// For (load ...) at an address that moves with the loop variables over a
+  /// window: the least and greatest of the Count values of Bytes bytes at
+  /// Addr, Addr + Stride, ..., each extended as the load says (Signed; an
+  /// unsigned 8-byte value must be below 2^63). False (or no callback): an
+  /// evaluation error, upon which a read becomes a read of its whole buffer.
+  std::function<bool(uint64_t Addr, unsigned Bytes, uint64_t Stride,
+                     uint64_t Count, bool Signed, int64_t &Min, int64_t &Max)>
+      LoadRange;
 };
+
+/// At most this many values are scanned for one (load ...) over a window.
+constexpr uint64_t MaxLoadRange = uint64_t(1) << 28;
+
+/// The least and greatest of Count values of Bytes bytes (little-endian) at
+/// Data, Data + Stride, ..., extended as Signed says: LoadRange's work over
+/// host memory. False for an unsigned 8-byte value of 2^63 or more.
+bool scanLoadedValues(const unsigned char *Data, unsigned Bytes,
+                      uint64_t Stride, uint64_t Count, bool Signed,
+                      int64_t &Min, int64_t &Max);
 
 /// Trip count of every collapsed level, outermost first. False, with Err,
 /// when not computable (overflow, a zero step, a step against the condition,

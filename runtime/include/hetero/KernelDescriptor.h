@@ -14,6 +14,7 @@
 //   var <id> <lo> <hi>            inner (not collapsed) loop counter (v id):
 //                                 its value lies in [lo, hi], inclusive; lo and
 //                                 hi may use (c l), (v j) for j < id, args
+//                                 and loads (a CSR row's rowptr[i])
 //   read <size> <base> <offset> [when <guard>]...
 //                                 may read [base+offset, base+offset+size) for
 //                                 every value of the loop variables in range
@@ -43,7 +44,13 @@
 //   (sarg K B S)           by-value scalar: the low B (1, 2, 4, 8) bytes of
 //                          argument K's slot, sign- (S=1) or zero- (S=0)
 //                          extended
-//   (load P B S)           B bytes read at address P, extended like sarg
+//   (load P B S)           B bytes read at address P, extended like sarg;
+//                          the kernel never stores there. Where P moves with
+//                          the loop variables (col[k] in x[col[k]]), its
+//                          value over a window is the least to the greatest
+//                          value at the addresses P takes: P must move in
+//                          even steps (linear in them), else the load has no
+//                          value there (a read through it reads its buffer)
 //   (c L)                  the counter of collapsed loop L (init + step * k)
 //   (v I)                  inner loop counter I
 //   (+ a b) (- a b) (* a b) (/ a b) (% a b) (neg a) (min a b) (max a b)

@@ -41,6 +41,15 @@ public:
   /// false if there is no such path (the caller stages through node 0).
   virtual bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
                             size_t Size);
+  /// Like copyFromPeer(), but the copy may still be under way on return:
+  /// its bytes are in place once waitQueuedCopies() has returned true.
+  /// Copies queued into different nodes, or from different nodes, overlap.
+  /// The caller reads nothing at Dst and writes nothing at Dst or SrcPtr
+  /// until then (DataLayer.h's copy batch). By default: copyFromPeer().
+  virtual bool queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                                 size_t Size);
+  /// Waits for every copy queued into this node; false if one failed.
+  virtual bool waitQueuedCopies();
   /// Writes one pointer-sized value into this node's storage.
   bool storePointer(void *Dst, const void *Value) {
     return copyFromHost(Dst, &Value, sizeof(Value));
@@ -103,11 +112,23 @@ public:
   void release(void *Ptr) override;
   bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
                     size_t Size) override;
+  /// Deferred to waitQueuedCopies(), as late as a GPU's copy may land: a
+  /// data layer that read or overwrote queued bytes too early is caught by
+  /// the simulated runs' answers.
+  bool queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                         size_t Size) override;
+  bool waitQueuedCopies() override;
 
 private:
+  struct QueuedCopy {
+    void *Dst;
+    const void *Src;
+    size_t Size;
+  };
   int Index;
   size_t Capacity;
   std::atomic<size_t> Used{0};
+  std::vector<QueuedCopy> Queued; // under the data layer's lock
 };
 
 } // namespace hetero

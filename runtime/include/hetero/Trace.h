@@ -12,7 +12,10 @@
 //   - complete events ("ph":"X", ts and dur in microseconds from the
 //     plugin's start) of category chunk (name "<kernel> [lo,hi)", args
 //     kernel, lo, hi), copy (name "h2d|d2h|d2d <size>", args bytes, from,
-//     to), wait and launch.
+//     to, and queued:true for a copy of a batch, DataLayer.h, whose event
+//     ends when it was queued), wait, launch, plan (a split launch's
+//     planning and its data's copies) and finish (its bookkeeping and
+//     reductions after the chunks).
 //
 // Recording costs one clock read and one locked append per event, and
 // nothing when the trace is off. At most MaxEvents are kept (about 100 MB):

@@ -1,7 +1,8 @@
 #pragma STDC FP_CONTRACT OFF
 // CSR sparse matrix-vector products y = A x with indirect reads x[col[k]]
-// (inner loop bounds read from rowptr, so the kernel reads all of val, col
-// and x, and writes y[i] only): (1) the 5-point Laplacian of a 300 x 300
+// (inner loop bounds read from rowptr; the run-time inspector bounds each
+// chunk's val, col and x by the values rowptr and col hold, and the kernel
+// writes y[i] only): (1) the 5-point Laplacian of a 300 x 300
 // grid, 4 products chained through a target data region (x <- y / 8 + x);
 // (2) an irregular matrix whose rows have 1..40 entries at pseudo-random
 // columns, float values. Each row sums in a fixed order. Compared bit for
@@ -11,6 +12,18 @@
 // RUN: %FileCheck %s --check-prefix=STATS < %t.cpu
 // RUN: env HETERO_STATS=1 HETERO_SIMULATE=3 %compare-fallback %t 2>%t.sim | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=STATS < %t.sim
+// Two halves: the Laplacian's spmv moves each half of the matrix and of x
+// once (with x's 300-entry halo) and then only the halos, 2 x 2400 bytes
+// per product: 180004 (rowptr) + 224400 * 12 (col, val) + 45300 * 8 (x)
+// + 3 * 4800 = 3249604 bytes, where all of x each time would be 2.9 MB.
+// The inspector (HETERO_INSPECT=sync: in the launch, so that the bytes
+// repeat) reads rowptr (at its two offsets, i and i + 1) and col from sim:0
+// once: 4 * 180000 + 448800 * 4 = 2515200 bytes.
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_MEMBERS=sim:0,sim:1 HETERO_SHARES=fixed HETERO_INSPECT=sync %compare-fallback %t 2>%t.halo | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=HALO < %t.halo
+// The inspector on its own thread, its answers arriving between launches.
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=3 HETERO_INSPECT=background %compare-fallback %t 2>%t.bg | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=STATS < %t.bg
 // CHECK: laplacian: n=90000 nnz=448800
 // CHECK: laplacian y: hash=73b7f0d2911861bd ok
 // CHECK: laplacian x: hash=995a05f4c437b732 ok
@@ -62,6 +75,7 @@ int main(void) {
                                 val[0 : nnz]) map(tofrom : x[0 : n])           \
     map(from : y[0 : n])
   for (int it = 0; it < 4; ++it) {
+// HALO-DAG: hetero-stats kernel={{.*}}_l[[@LINE+2]] launches=4 split=yes {{.*}} bytes_d2d=3249604 bytes_d2h=2515200 shares=fixed
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=4 split=yes
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < n; ++i) {
