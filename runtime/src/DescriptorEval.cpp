@@ -444,6 +444,13 @@ bool scanAs(const unsigned char *Data, uint64_t Stride, uint64_t Count,
   Max = static_cast<int64_t>(Hi);
   return true;
 }
+
+template <typename S, typename U>
+bool scanSigned(bool Signed, const unsigned char *Data, uint64_t Stride,
+                uint64_t Count, int64_t &Min, int64_t &Max) {
+  return Signed ? scanAs<S>(Data, Stride, Count, Min, Max)
+                : scanAs<U>(Data, Stride, Count, Min, Max);
+}
 } // namespace
 
 bool scanLoadedValues(const unsigned char *Data, unsigned Bytes,
@@ -452,23 +459,15 @@ bool scanLoadedValues(const unsigned char *Data, unsigned Bytes,
   if (!Count)
     return false;
   // Little-endian: a value's bytes are the type's own.
-  switch (Bytes * 2 + (Signed ? 1 : 0)) {
+  switch (Bytes) {
+  case 1:
+    return scanSigned<int8_t, uint8_t>(Signed, Data, Stride, Count, Min, Max);
   case 2:
-    return scanAs<uint8_t>(Data, Stride, Count, Min, Max);
-  case 3:
-    return scanAs<int8_t>(Data, Stride, Count, Min, Max);
+    return scanSigned<int16_t, uint16_t>(Signed, Data, Stride, Count, Min, Max);
   case 4:
-    return scanAs<uint16_t>(Data, Stride, Count, Min, Max);
-  case 5:
-    return scanAs<int16_t>(Data, Stride, Count, Min, Max);
+    return scanSigned<int32_t, uint32_t>(Signed, Data, Stride, Count, Min, Max);
   case 8:
-    return scanAs<uint32_t>(Data, Stride, Count, Min, Max);
-  case 9:
-    return scanAs<int32_t>(Data, Stride, Count, Min, Max);
-  case 16:
-    return scanAs<uint64_t>(Data, Stride, Count, Min, Max);
-  case 17:
-    return scanAs<int64_t>(Data, Stride, Count, Min, Max);
+    return scanSigned<int64_t, uint64_t>(Signed, Data, Stride, Count, Min, Max);
   default:
     return false;
   }

@@ -5,6 +5,7 @@
 // these tests read after a batch checks that the layer waited where it must.
 //
 //===----------------------------------------------------------------------===//
+#include "SimulatedLayer.h"
 #include "hetero/DataLayer.h"
 
 #include <gtest/gtest.h>
@@ -17,25 +18,15 @@ using namespace hetero;
 
 namespace {
 
-struct CopyBatch : ::testing::Test {
-  DataLayer L;
-  NodeId A = L.addNode(std::make_unique<SimulatedNodeOps>(0));
-  NodeId B = L.addNode(std::make_unique<SimulatedNodeOps>(1));
-  NodeId C = L.addNode(std::make_unique<SimulatedNodeOps>(2));
+struct CopyBatch : SimulatedLayer {
   static constexpr int N = 1024;
   static constexpr uint64_t Bytes = N * sizeof(int);
 
-  int *view(NodeId Node, void *P) {
-    uintptr_t Out = 0;
-    EXPECT_TRUE(L.translate(Node, reinterpret_cast<uintptr_t>(P), Out));
-    return reinterpret_cast<int *>(Out);
-  }
-  BufferId id(void *P) { return reinterpret_cast<BufferId>(P); }
   /// A buffer of 0..N-1 written by node On alone.
   void *writtenOn(NodeId On) {
     void *P = L.allocate(Bytes);
     EXPECT_NE(P, nullptr);
-    int *V = view(On, P);
+    int *V = nodeView(On, P);
     std::iota(V, V + N, 0);
     L.markWritten(On, id(P), 0, Bytes);
     return P;
@@ -52,10 +43,10 @@ TEST_F(CopyBatch, QueuedCopiesLandWhenTheBatchEnds) {
   void *P = writtenOn(A);
   L.beginCopyBatch();
   ASSERT_TRUE(L.makeValid(B, id(P), 0, Bytes));
-  EXPECT_EQ(view(B, P)[7], 0); // queued: not there yet
+  EXPECT_EQ(nodeView(B, P)[7], 0); // queued: not there yet
   EXPECT_EQ(L.stats().BytesD2D, Bytes);
   ASSERT_TRUE(L.endCopyBatch());
-  expectIota(view(B, P));
+  expectIota(nodeView(B, P));
 }
 
 TEST_F(CopyBatch, CopiesOutOfQueuedBytesWaitForThem) {
@@ -67,14 +58,14 @@ TEST_F(CopyBatch, CopiesOutOfQueuedBytesWaitForThem) {
   ASSERT_TRUE(L.makeValid(B, id(P), 0, Bytes));
   ASSERT_TRUE(L.makeValid(A, id(P), 0, Bytes));
   ASSERT_TRUE(L.endCopyBatch());
-  expectIota(view(A, P));
-  expectIota(view(B, P));
+  expectIota(nodeView(A, P));
+  expectIota(nodeView(B, P));
 }
 
 TEST_F(CopyBatch, CopiesOfOtherRangesStayQueued) {
   // Each of A and B holds one half and needs the other (a halo both ways).
   void *P = L.allocate(Bytes);
-  int *OnA = view(A, P), *OnB = view(B, P);
+  int *OnA = nodeView(A, P), *OnB = nodeView(B, P);
   std::iota(OnA, OnA + N / 2, 0);
   std::iota(OnB + N / 2, OnB + N, N / 2);
   L.markWritten(A, id(P), 0, Bytes / 2);
@@ -97,7 +88,7 @@ TEST_F(CopyBatch, ReadsAndWritesWaitForQueuedCopies) {
   std::vector<int> Back(N);
   ASSERT_TRUE(L.read(Back.data(), P, Bytes));
   expectIota(Back.data());
-  expectIota(view(B, P));
+  expectIota(nodeView(B, P));
   ASSERT_TRUE(L.endCopyBatch());
 }
 
@@ -107,8 +98,8 @@ TEST_F(CopyBatch, AnotherThreadsCopiesAreNotQueued) {
   ASSERT_TRUE(L.makeValid(B, id(P), 0, Bytes));
   std::thread Other([&] {
     ASSERT_TRUE(L.makeValid(C, id(Q), 0, Bytes));
-    expectIota(view(C, Q)); // its own copy, done on return
-    expectIota(view(B, P)); // and the batch's, waited for first
+    expectIota(nodeView(C, Q)); // its own copy, done on return
+    expectIota(nodeView(B, P)); // and the batch's, waited for first
   });
   Other.join();
   ASSERT_TRUE(L.endCopyBatch());
@@ -124,6 +115,6 @@ TEST_F(CopyBatch, PointerSlotsAreWrittenOverTheLandedCopy) {
   L.beginCopyBatch();
   ASSERT_TRUE(L.makeValid(B, id(S), 0, 4 * sizeof(void *)));
   ASSERT_TRUE(L.endCopyBatch());
-  void **OnB = reinterpret_cast<void **>(view(B, S));
-  EXPECT_EQ(OnB[0], static_cast<void *>(view(B, Arr)));
+  void **OnB = reinterpret_cast<void **>(nodeView(B, S));
+  EXPECT_EQ(OnB[0], static_cast<void *>(nodeView(B, Arr)));
 }

@@ -1,5 +1,6 @@
 //===- DataLayerTest.cpp - Coherence over simulated memory nodes ----------===//
 #include "hetero/DataLayer.h"
+#include "SimulatedLayer.h"
 
 #include <gtest/gtest.h>
 
@@ -11,29 +12,8 @@
 using namespace hetero;
 
 namespace {
-
-struct Fixture : ::testing::Test {
-  DataLayer L;
-  NodeId A = L.addNode(std::make_unique<SimulatedNodeOps>(0));
-  NodeId B = L.addNode(std::make_unique<SimulatedNodeOps>(1));
-
-  std::vector<int> iota(size_t N, int Start = 0) {
-    std::vector<int> V(N);
-    std::iota(V.begin(), V.end(), Start);
-    return V;
-  }
-  int *nodeView(NodeId N, void *P) {
-    uintptr_t Out = 0;
-    EXPECT_TRUE(L.translate(N, reinterpret_cast<uintptr_t>(P), Out));
-    return reinterpret_cast<int *>(Out);
-  }
-  BufferId id(void *P) {
-    std::optional<BufferInfo> B = L.find(reinterpret_cast<uintptr_t>(P));
-    EXPECT_TRUE(B.has_value());
-    return B ? B->Id : 0;
-  }
-};
-
+/// Nodes A, B (and C, unused here) after the host.
+using Fixture = SimulatedLayer;
 } // namespace
 
 TEST_F(Fixture, WriteReadRoundTrip) {
