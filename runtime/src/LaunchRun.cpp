@@ -190,23 +190,21 @@ ChunkRun LaunchRun::chunkRun(const Chunk &C) {
 
 /// Chunks on members that queue kernels (GPUs) start from this thread, one
 /// after the other, and are waited for in the same order: each one's time
-/// is from its start to its end as this thread sees it.
+/// is from its start to its end as this thread sees it. A member's next
+/// chunk starts only once its previous one has finished: the loop window a
+/// GPU's kernel reads is one global per member, which the next chunk's
+/// start overwrites (HETERO_CHUNKS=3 over two GPU parts each on two H200s:
+/// one chunk now and then ran with another's window, so its own iterations
+/// never ran).
 std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
                                             std::vector<double> &Seconds) {
   std::vector<bool> Ok(Which.size(), false);
   std::vector<StartedChunk> Started(Which.size());
   std::vector<std::chrono::steady_clock::time_point> Starts(Which.size());
   std::vector<double> TraceBegins(Which.size(), 0);
-  for (size_t I = 0; I < Which.size(); ++I) {
-    const Chunk &C = Chunks[Which[I]];
-    TraceBegins[I] = trace::on() ? trace::now() : 0;
-    Starts[I] = std::chrono::steady_clock::now();
-    Ok[I] = E.Back.start(R.BackendLaunch, chunkRun(C), Started[I]);
-  }
-  TraceSpan Wait("host", "wait", "");
-  if (Wait.active())
-    Wait.setName("wait for " + std::to_string(Which.size()) + " chunks");
-  for (size_t I = 0; I < Which.size(); ++I) {
+  std::vector<char> Waited(Which.size(), 0);
+  std::map<size_t, size_t> Running; // member -> its started chunk (in Which)
+  auto Finish = [&](size_t I) {
     if (Ok[I])
       Ok[I] = E.Back.finish(Started[I]);
     Seconds[I] = std::chrono::duration<double>(
@@ -214,7 +212,23 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
                      .count();
     if (trace::on())
       traceChunk(Chunks[Which[I]], TraceBegins[I], Ok[I]);
+    Waited[I] = 1;
+  };
+  for (size_t I = 0; I < Which.size(); ++I) {
+    const Chunk &C = Chunks[Which[I]];
+    if (auto It = Running.find(C.Member); It != Running.end())
+      Finish(It->second);
+    TraceBegins[I] = trace::on() ? trace::now() : 0;
+    Starts[I] = std::chrono::steady_clock::now();
+    Ok[I] = E.Back.start(R.BackendLaunch, chunkRun(C), Started[I]);
+    Running[C.Member] = I;
   }
+  TraceSpan Wait("host", "wait", "");
+  if (Wait.active())
+    Wait.setName("wait for " + std::to_string(Which.size()) + " chunks");
+  for (size_t I = 0; I < Which.size(); ++I)
+    if (!Waited[I])
+      Finish(I);
   return Ok;
 }
 

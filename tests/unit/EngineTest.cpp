@@ -112,10 +112,15 @@ struct TestBackend : Backend {
     std::thread Thread;
     bool Ok = false;
   };
+  /// Per member: chunks started and not yet finished (a GPU's loop window
+  /// is one per member: two at once would share it).
+  std::map<size_t, int> InFlight;
+  bool Overlapped = false;
   bool start(const void *, const ChunkRun &C, StartedChunk &S) override {
     if (!startsChunks(C.Member))
       return false;
     ++Started;
+    Overlapped |= InFlight[C.Member]++ > 0;
     auto *Q = new Queued;
     Q->Thread = std::thread([this, Q, C] { Q->Ok = runHere(C); });
     S.Member = C.Member;
@@ -124,6 +129,7 @@ struct TestBackend : Backend {
   }
   bool finish(StartedChunk &S) override {
     std::unique_ptr<Queued> Q(static_cast<Queued *>(S.Handle));
+    --InFlight[S.Member];
     Q->Thread.join();
     return Q->Ok;
   }
@@ -347,6 +353,27 @@ TEST_F(EngineFixture, ChunksOnQueuingMembersStartFromTheLaunchingThread) {
     std::swap(Ref, RefB);
     std::swap(A, B);
   }
+  std::vector<double> Got = download(A);
+  EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
+}
+
+TEST_F(EngineFixture, AMembersChunksNeverRunAtOnce) {
+  KernelDescriptor D = parse(StencilDesc);
+  KernelTraits K = traits(D);
+  Back.Kernel = stencil();
+  Config.Chunks = 3;
+  std::vector<double> Ref = initial(N), RefB = Ref;
+  void *A = upload(Ref), *B = upload(Ref);
+  Back.Queues = {true, true, true};
+  for (int It = 0; It < 3; ++It) {
+    ASSERT_TRUE(E.launch(request(K, A, B)));
+    ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
+    stencilStep(Ref, RefB);
+    std::swap(Ref, RefB);
+    std::swap(A, B);
+  }
+  EXPECT_EQ(Back.Started, 27); // 3 members x 3 chunks x 3 launches
+  EXPECT_FALSE(Back.Overlapped);
   std::vector<double> Got = download(A);
   EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
 }
