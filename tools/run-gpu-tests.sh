@@ -76,7 +76,7 @@ halo_check() {
       HETERO_SHARES=fixed "$here/bin/jacobi" 16384 $it collapse 2>&1 |
       tee "$res/jacobi16k.$it.txt"
   done
-  python3 - "$res/jacobi16k.20.txt" "$res/jacobi16k.40.txt" <<'PY'
+  python3 - "$res/jacobi16k.20.txt" "$res/jacobi16k.40.txt" "$members" <<'PY'
 import re, sys
 def total(path):
     for line in open(path):
@@ -84,7 +84,10 @@ def total(path):
             return {k: int(v) for k, v in re.findall(r"bytes_(\w+)=(\d+)", line)}
 a, b = total(sys.argv[1]), total(sys.argv[2])
 n = 16384
-halo = 2 * (n - 2) * 8  # one interior row each way per sweep
+# One interior row each way per sweep across each boundary between two
+# members' rows (k members: k - 1 boundaries).
+boundaries = len(sys.argv[3].split(",")) - 1
+halo = boundaries * 2 * (n - 2) * 8
 d = {k: b[k] - a[k] for k in a}
 print("per 20 sweeps: d2d=%d h2d=%d d2h=%d; exact halo %d; ratio %.4f"
       % (d["d2d"], d["h2d"], d["d2h"], 20 * halo, d["d2d"] / (20 * halo)))
