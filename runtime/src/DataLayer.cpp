@@ -753,8 +753,7 @@ bool DataLayer::loadRange(uintptr_t Addr, unsigned Bytes, uint64_t Stride,
     return false;
   ScanJob J{B->Base, B->Generation, Addr - B->Base, Stride,
             Count,   Bytes,         Signed};
-  auto Key = std::make_tuple(J.Off, Bytes, Stride, Count, Signed);
-  if (auto It = B->Scans.find(Key); It != B->Scans.end()) {
+  if (auto It = B->Scans.find(scanKey(J)); It != B->Scans.end()) {
     if (It->second)
       std::tie(Min, Max) = *It->second;
     return It->second.has_value();
@@ -769,14 +768,25 @@ bool DataLayer::loadRange(uintptr_t Addr, unsigned Bytes, uint64_t Stride,
     return false;
   }
   bool Ok = runScan(J, L, Min, Max);
-  B = byId(J.Id);
+  // Written meanwhile: the values read may be stale.
+  return rememberScan(J, Ok, Min, Max) && Ok;
+}
+
+std::tuple<uint64_t, unsigned, uint64_t, uint64_t, bool>
+DataLayer::scanKey(const ScanJob &J) {
+  return std::make_tuple(J.Off, J.Bytes, J.Stride, J.Count, J.Signed);
+}
+
+bool DataLayer::rememberScan(const ScanJob &J, bool Ok, int64_t Min,
+                             int64_t Max) {
+  Buffer *B = byId(J.Id);
   if (!B || B->Generation != J.Generation)
-    return false; // written meanwhile: the values read may be stale
+    return false;
   if (B->Scans.size() >= MaxScansPerBuffer)
     B->Scans.clear();
-  B->Scans.emplace(Key, Ok ? std::make_optional(std::make_pair(Min, Max))
-                           : std::nullopt);
-  return Ok;
+  B->Scans.emplace(scanKey(J), Ok ? std::make_optional(std::make_pair(Min, Max))
+                                  : std::nullopt);
+  return true;
 }
 
 bool DataLayer::readForScan(Buffer &B, uint64_t Off, unsigned char *Dst,
@@ -830,13 +840,7 @@ void DataLayer::scanLoop() {
     int64_t Min, Max;
     bool Ok = runScan(J, L, Min, Max);
     // A buffer written (or freed) meanwhile is read again at its next use.
-    if (Buffer *B = byId(J.Id); B && B->Generation == J.Generation) {
-      if (B->Scans.size() >= MaxScansPerBuffer)
-        B->Scans.clear();
-      B->Scans.emplace(
-          std::make_tuple(J.Off, J.Bytes, J.Stride, J.Count, J.Signed),
-          Ok ? std::make_optional(std::make_pair(Min, Max)) : std::nullopt);
-    }
+    (void)rememberScan(J, Ok, Min, Max);
     ScanQueued.erase(
         std::make_tuple(J.Id, J.Off, J.Bytes, J.Stride, J.Count, J.Signed));
     ScanBusy = false;

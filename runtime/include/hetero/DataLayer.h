@@ -260,6 +260,11 @@ private:
   bool runScan(const ScanJob &J, std::unique_lock<std::mutex> &L, int64_t &Min,
                int64_t &Max);
   void scanLoop();
+  static std::tuple<uint64_t, unsigned, uint64_t, uint64_t, bool>
+  scanKey(const ScanJob &J);
+  /// Keeps J's answer (none where !Ok) with its buffer; false, keeping
+  /// nothing, when the buffer went away or was written since J was made.
+  bool rememberScan(const ScanJob &J, bool Ok, int64_t Min, int64_t Max);
   /// The values of one piece [Off, Off + Len) of B, read where they are
   /// valid into Dst (under Mutex).
   bool readForScan(Buffer &B, uint64_t Off, unsigned char *Dst, uint64_t Len);
