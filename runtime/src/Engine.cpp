@@ -5,6 +5,7 @@
 #include "hetero/Log.h"
 #include "hetero/Trace.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace hetero {
@@ -70,6 +71,7 @@ bool Engine::launch(const LaunchRequest &R) {
   LaunchRun::Outcome Outcome = LaunchRun::Outcome::NotSplit;
   auto Start = std::chrono::steady_clock::now();
   std::string Key, SharesNote;
+  size_t Alone = Members.size(); // the member the model runs it on alone
   if (!Shares.empty()) {
     Key = ShareModel::key(K.Name, R.TripCount);
     size_t Offered = Shares.size();
@@ -78,6 +80,7 @@ bool Engine::launch(const LaunchRequest &R) {
     if (Shares.size() == 1 && Offered > 1) {
       // The model found one member faster alone: a whole launch there.
       Reason = "measured shares: " + SharesNote;
+      Alone = Shares.front().Member;
     } else {
       Rec.Shares = SharesNote;
       LaunchRun Split(*this, R, Rec);
@@ -87,12 +90,18 @@ bool Engine::launch(const LaunchRequest &R) {
   if (Outcome == LaunchRun::Outcome::NotSplit) {
     Rec = KernelStats::Launch();
     Rec.Reason = Reason;
+    if (Alone < Members.size())
+      Rec.Shares = SharesNote;
     info(2, "launch %s not split: %s", K.Name.c_str(), Reason.c_str());
     if (Decide.offGpu(Members, K))
       info(1, "launch %s: CPU members only (%s)", K.Name.c_str(),
            K.Desc->hostOnly().c_str());
     LaunchRun Whole(*this, R, Rec);
-    Outcome = Whole.whole(Decide.wholeOrder(Members, MayRun), Reason);
+    WholeChoice Order = Decide.wholeOrder(Members, MayRun);
+    auto At = std::find(Order.Order.begin(), Order.Order.end(), Alone);
+    if (At != Order.Order.end())
+      std::rotate(Order.Order.begin(), At, At + 1);
+    Outcome = Whole.whole(Order, Reason);
   } else if (Outcome == LaunchRun::Outcome::Done) {
     std::string Who;
     for (const auto &[Name, U] : Rec.Members)

@@ -30,7 +30,7 @@ void KernelStats::record(const std::string &Kernel, const Launch &L) {
   R.H2D += L.H2D;
   R.D2D += L.D2D;
   R.D2H += L.D2H;
-  if (L.Split && !L.Shares.empty())
+  if (!L.Shares.empty())
     R.Shares = L.Shares;
   if (!L.Teams.empty())
     R.Teams = L.Teams;

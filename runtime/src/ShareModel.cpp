@@ -125,14 +125,14 @@ static std::string describe(const Pool &P, const std::vector<Share> &S) {
 
 std::string ShareModel::leaderFor(const std::string &Key,
                                   const Entry &E) const {
-  if (!E.TripCount || E.LastWall <= 0)
+  if (!E.TripCount || E.MinWall <= 0)
     return "";
   std::string Best;
-  double BestWall = FollowRatio * E.LastWall;
+  double BestWall = FollowRatio * E.MinWall;
   for (const auto &[K, L] : Entries) {
     if (K == Key || L.TripCount != E.TripCount ||
         L.Candidates != E.Candidates || L.Now == Phase::Follow ||
-        L.LastWall <= BestWall)
+        L.Launches < 2 || E.Left.count(K) || L.LastWall <= BestWall)
       continue;
     Best = K;
     BestWall = L.LastWall;
@@ -198,7 +198,10 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
   }
   E.Static = Static;
   E.TripCount = TripCount;
-  if (E.Now != Phase::Settled && E.Now != Phase::Follow && !E.OwnShares) {
+  if (E.Now == Phase::Probe || E.Now == Phase::Mixed ||
+      E.Now == Phase::MixedTimed || E.Now == Phase::Accel ||
+      E.Now == Phase::AccelTimed || E.Now == Phase::Verify ||
+      E.Now == Phase::VerifyTimed) {
     E.Leader = leaderFor(Key, E);
     if (!E.Leader.empty()) {
       E.Now = Phase::Follow;
@@ -218,8 +221,8 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
       E.Now = Phase::Settled;
     } else if (L != Entries.end() && E.LeaderIdle > FollowPatience) {
       // The leader stopped launching before it settled: measure our own.
+      E.Left.insert(E.Leader);
       E.Leader.clear();
-      E.OwnShares = true;
       E.Now = Phase::Probe;
       E.ProbeLaunch = 0;
     } else {
@@ -235,6 +238,8 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
       return E.Handed;
     }
   }
+  if (E.Now == Phase::SpreadCycle || E.Now == Phase::OneCycle)
+    closeCycle(E);
   switch (E.Now) {
   case Phase::Probe:
     E.Handed = probeShares(E, Static);
@@ -254,6 +259,18 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
   case Phase::AccelTimed:
     E.Handed = E.Accel;
     Note = "accel";
+    break;
+  case Phase::Spread:
+  case Phase::SpreadTimed:
+  case Phase::SpreadCycle: // closed above
+    E.Handed = E.Settled;
+    Note = E.Why; // settled there, unless one accelerator alone beats it
+    break;
+  case Phase::One:
+  case Phase::OneTimed:
+  case Phase::OneCycle: // closed above
+    E.Handed = E.One;
+    Note = "one-trial";
     break;
   case Phase::Verify:
   case Phase::VerifyTimed:
@@ -275,7 +292,13 @@ void ShareModel::record(const std::string &Key,
     return;
   Entry &E = It->second;
   E.LastWall = WallSeconds;
+  if (E.MinWall <= 0 || WallSeconds < E.MinWall)
+    E.MinWall = WallSeconds;
   ++E.Launches;
+  // Every launch until a kernel's next belongs to its cycle under timing.
+  for (auto &[K, X] : Entries)
+    if (&X != &E && (X.Now == Phase::SpreadCycle || X.Now == Phase::OneCycle))
+      X.Cycle += WallSeconds;
   if (E.Now == Phase::Settled || E.Now == Phase::Follow)
     return;
   bool AnyAccelerator = false, AnyOther = false;
@@ -316,7 +339,8 @@ void ShareModel::record(const std::string &Key,
       char Why[64];
       std::snprintf(Why, sizeof(Why), "settled-accel[cpu-gain=%.2f%%]",
                     100 * Cpu / All);
-      Settle(measured(E, E.Static, true), Why);
+      settleOrTryOne(E, measured(E, E.Static, true), Why, false, Usage,
+                     WallSeconds);
       break;
     }
     E.Mixed = measured(E, E.Static, false);
@@ -345,7 +369,7 @@ void ShareModel::record(const std::string &Key,
       E.Accel = measured(E, E.Static, true);
       E.Now = Phase::Accel;
     } else {
-      Settle(E.Mixed, "settled");
+      settleOrTryOne(E, E.Mixed, "settled", true, Usage, WallSeconds);
     }
     break;
   }
@@ -369,9 +393,12 @@ void ShareModel::record(const std::string &Key,
                   "settled-%s[accel=%.3fms,mixed=%.3fms,move=%.3fms]",
                   Mixed ? "mixed" : "accel", 1e3 * WallSeconds,
                   1e3 * E.MixedWall, 1e3 * E.MoveCost);
-    Settle(Mixed ? E.Mixed : E.Accel, Why);
-    if (Mixed)
+    if (Mixed) {
+      Settle(E.Mixed, Why);
       E.Now = Phase::Verify;
+    } else {
+      settleOrTryOne(E, E.Accel, Why, true, Usage, WallSeconds);
+    }
     break;
   }
   case Phase::Verify: // this launch moved the data back to mixed boundaries
@@ -383,15 +410,95 @@ void ShareModel::record(const std::string &Key,
       std::snprintf(Why, sizeof(Why),
                     "settled-accel[verified: mixed=%.3fms,accel=%.3fms]",
                     1e3 * WallSeconds, 1e3 * E.AccelWall);
-      Settle(E.Accel, Why);
+      settleOrTryOne(E, E.Accel, Why, false, Usage, WallSeconds);
     } else {
       E.Now = Phase::Settled;
     }
     break;
+  case Phase::Spread: // this launch moved the data to the settled shares
+    E.Now = Phase::SpreadTimed;
+    break;
+  case Phase::SpreadTimed:
+    settleOrTryOne(E, E.Settled, E.Why, true, Usage, WallSeconds);
+    break;
+  case Phase::One: // this launch moved the data to the one accelerator
+    E.Now = Phase::OneTimed;
+    break;
+  case Phase::OneTimed:
+    E.Cycle = WallSeconds;
+    E.Now = Phase::OneCycle;
+    break;
+  case Phase::SpreadCycle: // closed by shares(), before the launch
+  case Phase::OneCycle:
   case Phase::Follow:
   case Phase::Settled:
     break;
   }
+}
+
+bool ShareModel::mayRunAlone(const Entry &E, const std::vector<Share> &S,
+                             const std::vector<MemberUsage> &Usage,
+                             double Wall) {
+  if (S.size() < 2 || Wall <= 0)
+    return false;
+  double Busy = 0;
+  for (const Share &X : S) {
+    size_t I = std::find(E.Candidates.begin(), E.Candidates.end(), X.Member) -
+               E.Candidates.begin();
+    if (I == E.Candidates.size() || !E.Accelerator[I] ||
+        X.Member >= Usage.size() || !Usage[X.Member].Iterations)
+      return false;
+    Busy = std::max(Busy, Usage[X.Member].BusySeconds);
+  }
+  return (Wall - Busy) / Wall >= AloneOverhead;
+}
+
+void ShareModel::settleOrTryOne(Entry &E, const std::vector<Share> &S,
+                                const std::string &Why, bool Timed,
+                                const std::vector<MemberUsage> &Usage,
+                                double Wall) {
+  E.Settled = S;
+  E.Why = Why;
+  E.Now = Phase::Settled;
+  bool Accelerators = S.size() >= 2;
+  for (const Share &X : S) {
+    size_t I = std::find(E.Candidates.begin(), E.Candidates.end(), X.Member) -
+               E.Candidates.begin();
+    Accelerators &= I < E.Candidates.size() && E.Accelerator[I];
+  }
+  if (!Accelerators)
+    return;
+  if (!Timed) {
+    E.Now = Phase::Spread;
+  } else if (mayRunAlone(E, S, Usage, Wall)) {
+    E.Cycle = Wall;
+    E.Now = Phase::SpreadCycle;
+  }
+}
+
+void ShareModel::closeCycle(Entry &E) {
+  if (E.Now == Phase::SpreadCycle) {
+    E.SpreadWall = E.Cycle;
+    // The fastest of them: the largest share (the first of equals).
+    const Share *Best = &E.Settled.front();
+    for (const Share &X : E.Settled)
+      if (X.Weight > Best->Weight)
+        Best = &X;
+    E.One = {{Best->Member, 1.0}};
+    E.Now = Phase::One;
+    return;
+  }
+  double OneWall = E.Cycle;
+  char Times[96];
+  std::snprintf(Times, sizeof(Times), "[one=%.3fms,spread=%.3fms]",
+                1e3 * OneWall, 1e3 * E.SpreadWall);
+  if (OneWall < E.SpreadWall * (1 - MinGain)) {
+    E.Settled = E.One;
+    E.Why = std::string("settled-one") + Times;
+  } else {
+    E.Why += Times;
+  }
+  E.Now = Phase::Settled;
 }
 
 static std::string poolSignature(const Pool &P) {
@@ -492,8 +599,11 @@ bool ShareModel::save(const std::string &Path, const Pool &P) const {
   for (const auto &[Key, E] : Entries) {
     // Settled, or settled on mixed and still to be verified (a run can end
     // first: the shares are frozen all the same).
-    bool Frozen = E.Now == Phase::Settled || E.Now == Phase::Verify ||
-                  E.Now == Phase::VerifyTimed;
+    // (Settled, the one-accelerator trial aside: Settled holds the spread
+    // shares until it ends.)
+    bool Frozen = E.Now != Phase::Probe && E.Now != Phase::Mixed &&
+                  E.Now != Phase::MixedTimed && E.Now != Phase::Accel &&
+                  E.Now != Phase::AccelTimed && E.Now != Phase::Follow;
     if (!Frozen || E.Why.rfind("persisted-", 0) == 0)
       continue;
     std::string Cands;

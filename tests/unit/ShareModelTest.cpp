@@ -632,3 +632,117 @@ TEST(ShareModel, UnverifiedMixedSharesPersist) {
   Later.shares("k", P, Static, Note);
   EXPECT_EQ(Note.rfind("persisted-settled-accel[verified:", 0), 0u) << Note;
 }
+
+namespace {
+
+/// Drives a heavy kernel and a light one of the same size over two GPUs,
+/// launch by launch, with the walls each takes spread over both and on one
+/// alone; busy times are microseconds: launches of overheads.
+struct TwoKernels {
+  ShareModel M{true};
+  Pool P = gpuGpuCpu();
+  std::vector<Share> Gpus = {{0, 32}, {1, 32}};
+  std::vector<double> Speed = {1e6, 1e6, 1};
+  double HeavySpread, LightSpread, HeavyOne, LightOne;
+  std::string HeavyNote, LightNote;
+  std::vector<Share> Heavy, Light;
+
+  void round() {
+    Heavy = M.shares("heavy", P, Gpus, HeavyNote, 6500);
+    M.record("heavy", ran(Heavy, Speed),
+             Heavy.size() == 1 ? HeavyOne : HeavySpread);
+    Light = M.shares("light", P, Gpus, LightNote, 6500);
+    M.record("light", ran(Light, Speed),
+             Light.size() == 1 ? LightOne : LightSpread);
+  }
+};
+
+} // namespace
+
+// CG on a million rows over two H200s: its SpMV and the dot and axpy that
+// follow it take microseconds, spread or not; on one GPU the cycle of them
+// is faster, and all of them settle there.
+TEST(ShareModel, LaunchesOfOverheadsSettleOnOneAcceleratorWhenItIsFaster) {
+  TwoKernels K{};
+  K.HeavySpread = 1.0, K.LightSpread = 0.4, K.HeavyOne = 0.8, K.LightOne = 0.2;
+  for (int I = 0; I < 8; ++I)
+    K.round();
+  EXPECT_EQ(K.HeavyNote.rfind("settled-one[one=1000.000ms,spread=1400.000ms]"
+                              ":cuda:0=100.0%",
+                              0),
+            0u)
+      << K.HeavyNote;
+  ASSERT_EQ(K.Heavy.size(), 1u);
+  EXPECT_EQ(K.Heavy[0].Member, 0u);
+  EXPECT_EQ(K.LightNote.rfind("settled-follow[heavy]:cuda:0=100.0%", 0), 0u)
+      << K.LightNote;
+  ASSERT_EQ(K.Light.size(), 1u);
+}
+
+// One GPU alone must save more than MinGain of the spread cycle: the spread
+// shares stay, and the statistics say what each took.
+TEST(ShareModel, OneAcceleratorMustWinByMoreThanNoise) {
+  TwoKernels K{};
+  K.HeavySpread = 1.0, K.LightSpread = 0.4, K.HeavyOne = 1.0, K.LightOne = 0.35;
+  for (int I = 0; I < 8; ++I)
+    K.round();
+  EXPECT_EQ(K.HeavyNote.rfind("settled[one=1350.000ms,spread=1400.000ms]:"
+                              "cuda:0=50.0%,cuda:1=50.0%",
+                              0),
+            0u)
+      << K.HeavyNote;
+  EXPECT_EQ(K.Light.size(), 2u);
+}
+
+// A launch whose GPUs were busy for most of it (Jacobi, Himeno, STREAM)
+// never tries one GPU alone: that would cost a launch at half speed and two
+// moves of its data.
+TEST(ShareModel, BusyLaunchesNeverTryOneAccelerator) {
+  TwoKernels K{};
+  K.Speed = {3611, 3611, 1}; // 0.9 s busy per GPU in a launch of 1.0 s
+  K.HeavySpread = 1.0, K.LightSpread = 0.4, K.HeavyOne = 0.1, K.LightOne = 0.1;
+  for (int I = 0; I < 10; ++I) {
+    K.round();
+    EXPECT_EQ(K.Heavy.size(), 2u) << K.HeavyNote;
+  }
+  EXPECT_EQ(K.HeavyNote.rfind("settled:", 0), 0u) << K.HeavyNote;
+}
+
+// A kernel launched once (CG's x = 0) leads none: its one wall time is
+// first touches. A kernel that left a stalled leader may follow another.
+TEST(ShareModel, AKernelLaunchedOnceLeadsNone) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::vector<double> Speed = {90, 90, 30};
+  std::string Note;
+  M.record("zero", ran(M.shares("zero", P, Static, Note, 6500), Speed), 50);
+  for (int I = 0; I < 3; ++I) {
+    M.record("spmv", ran(M.shares("spmv", P, Static, Note, 6500), Speed), 9);
+    M.shares("xpby", P, Static, Note, 6500);
+    EXPECT_EQ(Note.find("zero"), std::string::npos) << Note;
+    M.record("xpby", ran(M.shares("xpby", P, Static, Note, 6500), Speed), 1);
+  }
+  EXPECT_EQ(Note.rfind("follow[spmv]:", 0), 0u) << Note;
+}
+
+// The cycle holds every kernel's launches, not only the followers': a kernel
+// of another size that copies the data back when the heavy one ran alone
+// makes one GPU the slower choice.
+TEST(ShareModel, OneCountsWhatItCostsTheOtherKernels) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::vector<Share> Gpus = {{0, 32}, {1, 32}};
+  std::vector<double> Speed = {1e6, 1e6, 1};
+  std::string Note;
+  std::vector<Share> H;
+  for (int I = 0; I < 10; ++I) {
+    H = M.shares("heavy", P, Gpus, Note, 6500);
+    M.record("heavy", ran(H, Speed), H.size() == 1 ? 0.8 : 1.0);
+    std::string OtherNote;
+    std::vector<Share> O = M.shares("other", P, Gpus, OtherNote, 100);
+    M.record("other", ran(O, Speed), H.size() == 1 ? 0.6 : 0.1);
+  }
+  EXPECT_EQ(Note.rfind("settled[one=1400.000ms,spread=1100.000ms]:", 0), 0u)
+      << Note;
+  EXPECT_EQ(H.size(), 2u);
+}

@@ -52,7 +52,7 @@ private:
     std::string Reason; // of the first unsplit launch
     std::vector<std::pair<std::string, MemberUsage>> Members;
     uint64_t H2D = 0, D2D = 0, D2H = 0;
-    std::string Shares; // the last split's
+    std::string Shares; // the share model's, at the last launch it chose
     std::string Teams;  // the last measured one
   };
   mutable std::mutex Mutex;

@@ -43,6 +43,22 @@
 //             in the run that persisted it), exceeds the one-time cost of
 //             moving the data to its boundaries (the moving launch's extra
 //             time): a short run never repays sending the CPU pool its part;
+//   one       when the shares settled on are of several accelerators and
+//             none else, and their timed launch spent AloneOverhead of its
+//             wall time or more outside its busiest member's chunk (a
+//             launch of microseconds, where starting chunks, copies between
+//             the accelerators and combining partials cost about as much as
+//             the work they spread): the fastest of them alone, timed the
+//             same way (one launch moves the data, the next is timed); it
+//             is kept where it beats the spread shares by more than
+//             MinGain. Both are timed over a cycle: the timed launch and
+//             every launch of any kernel until its next launch (an
+//             iteration of the program's loop), since where this kernel's
+//             data lies decides what the others copy (CG's SpMV, dots and
+//             axpys: on two NVLinked H200s CG on a million rows ran 0.30 to
+//             0.41 ms per iteration spread over both and 0.26 on one). A
+//             launch whose GPUs are busy for most of it (Jacobi, Himeno,
+//             STREAM) never pays for that trial;
 //   verify    when mixed won: its launches are timed again once the other
 //             kernels have settled too (the second after settling; the
 //             first moves data). Each kernel chose on its own, and a
@@ -61,7 +77,11 @@
 // the follower's own choice would cause between them. A leader that stops
 // launching before it settles (an initialisation launched once or twice)
 // is left after FollowPatience of the follower's launches: the follower
-// then measures its own shares, and follows no other.
+// then measures its own shares, and follows that one never again (another,
+// heavier and launching, it may). A kernel launched once leads none: the
+// wall time of a first launch is first touches and loading, not its weight
+// (CG's x = 0 would lead its axpy-type kernels off, and they would decide
+// alone). A follower is weighed by its fastest launch so far.
 //
 // Members of one kind are taken as equal (the GPUs of a node are one model):
 // their measured speeds are averaged, and speeds within 10% of what the
@@ -97,6 +117,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -136,6 +157,9 @@ public:
   static constexpr int MaxRefinements = 2;
   /// The probe gives the CPU pool this part of its static share.
   static constexpr double ProbeSliver = 1.0 / 8;
+  /// A timed launch of several accelerators that spent this part of its
+  /// wall time outside its busiest member's chunk tries one alone.
+  static constexpr double AloneOverhead = 0.2;
 
   /// Reads the settled shares of earlier runs on pool P from Path.
   void load(const std::string &Path, const Pool &P);
@@ -153,6 +177,12 @@ private:
     AccelTimed,
     Verify,
     VerifyTimed,
+    Spread,      // settled shares, this launch moves the data to them
+    SpreadTimed, // ... timed: a cycle starts
+    SpreadCycle, // its followers' launches count until its next launch
+    One,         // the fastest accelerator alone, this launch moves
+    OneTimed,
+    OneCycle,
     Follow,
     Settled
   };
@@ -167,16 +197,19 @@ private:
     int Refinements = 0;   // of the mixed shares
     double MixedWall = 0, AccelWall = 0;
     uint64_t TripCount = 0;
-    uint64_t Launches = 0;   // recorded in this run
-    double MoveWall = 0;     // the costliest launch that moved to Mixed
-    double Gain = 0;         // per launch, mixed over the accelerators
-    double MoveCost = 0;     // once, of moving to the mixed boundaries
-    double LastWall = 0;     // of the last launch: 0 unknown
-    std::string Leader;      // key of the kernel followed (Phase::Follow)
-    uint64_t LeaderSeen = 0; // the leader's Launches at the last look
-    int LeaderIdle = 0;      // own launches since the leader last launched
-    bool OwnShares = false;  // left a stalled leader: follows no other
-    std::vector<Share> Static, Handed, Mixed, Accel, Settled;
+    uint64_t Launches = 0;      // recorded in this run
+    double MoveWall = 0;        // the costliest launch that moved to Mixed
+    double Gain = 0;            // per launch, mixed over the accelerators
+    double MoveCost = 0;        // once, of moving to the mixed boundaries
+    double LastWall = 0;        // of the last launch: 0 unknown
+    std::string Leader;         // key of the kernel followed (Phase::Follow)
+    uint64_t LeaderSeen = 0;    // the leader's Launches at the last look
+    int LeaderIdle = 0;         // own launches since the leader last launched
+    double MinWall = 0;         // of its launches: 0 unknown
+    std::set<std::string> Left; // stalled leaders it left: never again
+    double Cycle = 0;           // a timed launch's wall and its followers'
+    double SpreadWall = 0;      // the cycle of the settled (spread) shares
+    std::vector<Share> Static, Handed, Mixed, Accel, Settled, One;
     std::string Why; // of the settled shares
   };
   std::vector<Share> measured(const Entry &E, const std::vector<Share> &Static,
@@ -190,6 +223,21 @@ private:
                     double Relative);
   /// E.Rate with each member's speed the average of its kind's.
   static std::vector<double> sameKindAverage(const Entry &E);
+  /// Settles E on S (Why). When S spreads over several accelerators only,
+  /// the one-accelerator trial starts: at once where the launch just
+  /// recorded (Usage, Wall) was a timed launch of S (Timed), else after a
+  /// launch that moves the data to S.
+  static void settleOrTryOne(Entry &E, const std::vector<Share> &S,
+                             const std::string &Why, bool Timed,
+                             const std::vector<MemberUsage> &Usage,
+                             double Wall);
+  /// Whether running S's work on one of its accelerators may be faster
+  /// than spreading it: a launch (Usage, Wall) that spent AloneOverhead of
+  /// its time or more outside its busiest member's chunk.
+  static bool mayRunAlone(const Entry &E, const std::vector<Share> &S,
+                          const std::vector<MemberUsage> &Usage, double Wall);
+  /// Closes a cycle of E at its next launch (see "one" above).
+  static void closeCycle(Entry &E);
   /// Whether E's candidates hold accelerators and the CPU pool.
   static bool bothKinds(const Entry &E);
   /// The key of the kernel E (of Key) should follow, or "".
