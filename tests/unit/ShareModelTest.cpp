@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <utility>
 
 using namespace hetero;
 
@@ -637,15 +638,20 @@ namespace {
 
 /// Drives a heavy kernel and a light one of the same size over two GPUs,
 /// launch by launch, with the walls each takes spread over both and on one
-/// alone; busy times are microseconds: launches of overheads.
+/// alone; busy times are microseconds (at Speed): launches of overheads.
 struct TwoKernels {
   ShareModel M{true};
   Pool P = gpuGpuCpu();
   std::vector<Share> Gpus = {{0, 32}, {1, 32}};
-  std::vector<double> Speed = {1e6, 1e6, 1};
   double HeavySpread, LightSpread, HeavyOne, LightOne;
+  std::vector<double> Speed;
   std::string HeavyNote, LightNote;
   std::vector<Share> Heavy, Light;
+
+  TwoKernels(double HeavySpread, double LightSpread, double HeavyOne,
+             double LightOne, std::vector<double> Speed = {1e6, 1e6, 1})
+      : HeavySpread(HeavySpread), LightSpread(LightSpread), HeavyOne(HeavyOne),
+        LightOne(LightOne), Speed(std::move(Speed)) {}
 
   void round() {
     Heavy = M.shares("heavy", P, Gpus, HeavyNote, 6500);
@@ -655,6 +661,16 @@ struct TwoKernels {
     M.record("light", ran(Light, Speed),
              Light.size() == 1 ? LightOne : LightSpread);
   }
+
+  /// After Rounds rounds, whether the heavy kernel's note starts with Prefix.
+  ::testing::AssertionResult heavySettles(const std::string &Prefix,
+                                          int Rounds = 8) {
+    for (int I = 0; I < Rounds; ++I)
+      round();
+    if (HeavyNote.rfind(Prefix, 0) == 0)
+      return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << HeavyNote;
+  }
 };
 
 } // namespace
@@ -663,15 +679,9 @@ struct TwoKernels {
 // follow it take microseconds, spread or not; on one GPU the cycle of them
 // is faster, and all of them settle there.
 TEST(ShareModel, LaunchesOfOverheadsSettleOnOneAcceleratorWhenItIsFaster) {
-  TwoKernels K{};
-  K.HeavySpread = 1.0, K.LightSpread = 0.4, K.HeavyOne = 0.8, K.LightOne = 0.2;
-  for (int I = 0; I < 8; ++I)
-    K.round();
-  EXPECT_EQ(K.HeavyNote.rfind("settled-one[one=1000.000ms,spread=1400.000ms]"
-                              ":cuda:0=100.0%",
-                              0),
-            0u)
-      << K.HeavyNote;
+  TwoKernels K(1.0, 0.4, 0.8, 0.2);
+  EXPECT_TRUE(K.heavySettles(
+      "settled-one[one=1000.000ms,spread=1400.000ms]:cuda:0=100.0%"));
   ASSERT_EQ(K.Heavy.size(), 1u);
   EXPECT_EQ(K.Heavy[0].Member, 0u);
   EXPECT_EQ(K.LightNote.rfind("settled-follow[heavy]:cuda:0=100.0%", 0), 0u)
@@ -682,25 +692,17 @@ TEST(ShareModel, LaunchesOfOverheadsSettleOnOneAcceleratorWhenItIsFaster) {
 // One GPU alone must save more than MinGain of the spread cycle: the spread
 // shares stay, and the statistics say what each took.
 TEST(ShareModel, OneAcceleratorMustWinByMoreThanNoise) {
-  TwoKernels K{};
-  K.HeavySpread = 1.0, K.LightSpread = 0.4, K.HeavyOne = 1.0, K.LightOne = 0.35;
-  for (int I = 0; I < 8; ++I)
-    K.round();
-  EXPECT_EQ(K.HeavyNote.rfind("settled[one=1350.000ms,spread=1400.000ms]:"
-                              "cuda:0=50.0%,cuda:1=50.0%",
-                              0),
-            0u)
-      << K.HeavyNote;
+  TwoKernels K(1.0, 0.4, 1.0, 0.35);
+  EXPECT_TRUE(K.heavySettles(
+      "settled[one=1350.000ms,spread=1400.000ms]:cuda:0=50.0%,cuda:1=50.0%"));
   EXPECT_EQ(K.Light.size(), 2u);
 }
 
 // A launch whose GPUs were busy for most of it (Jacobi, Himeno, STREAM)
 // never tries one GPU alone: that would cost a launch at half speed and two
-// moves of its data.
+// moves of its data. (0.9 s busy per GPU in a launch of 1.0 s.)
 TEST(ShareModel, BusyLaunchesNeverTryOneAccelerator) {
-  TwoKernels K{};
-  K.Speed = {3611, 3611, 1}; // 0.9 s busy per GPU in a launch of 1.0 s
-  K.HeavySpread = 1.0, K.LightSpread = 0.4, K.HeavyOne = 0.1, K.LightOne = 0.1;
+  TwoKernels K(1.0, 0.4, 0.1, 0.1, {3611, 3611, 1});
   for (int I = 0; I < 10; ++I) {
     K.round();
     EXPECT_EQ(K.Heavy.size(), 2u) << K.HeavyNote;
@@ -718,9 +720,9 @@ TEST(ShareModel, AKernelLaunchedOnceLeadsNone) {
   M.record("zero", ran(M.shares("zero", P, Static, Note, 6500), Speed), 50);
   for (int I = 0; I < 3; ++I) {
     M.record("spmv", ran(M.shares("spmv", P, Static, Note, 6500), Speed), 9);
-    M.shares("xpby", P, Static, Note, 6500);
+    std::vector<Share> X = M.shares("xpby", P, Static, Note, 6500);
     EXPECT_EQ(Note.find("zero"), std::string::npos) << Note;
-    M.record("xpby", ran(M.shares("xpby", P, Static, Note, 6500), Speed), 1);
+    M.record("xpby", ran(X, Speed), 1);
   }
   EXPECT_EQ(Note.rfind("follow[spmv]:", 0), 0u) << Note;
 }
