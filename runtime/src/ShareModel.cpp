@@ -153,6 +153,10 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
     Candidates.push_back(S.Member);
   if (E.Candidates != Candidates) {
     E = Entry();
+    Cycling.erase(Key);
+    for (auto &[K, X] : Entries)
+      if (X.Trial == Key)
+        X.Trial.clear();
     E.Candidates = Candidates;
     for (size_t M : Candidates) {
       E.Kind.push_back(P[M].Kind);
@@ -239,7 +243,7 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
     }
   }
   if (E.Now == Phase::SpreadCycle || E.Now == Phase::OneCycle)
-    closeCycle(E);
+    closeCycle(Key, E);
   switch (E.Now) {
   case Phase::Probe:
     E.Handed = probeShares(E, Static);
@@ -278,6 +282,13 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
   case Phase::Settled:
     E.Handed = E.Settled;
     Note = E.Why;
+    if (!E.Trial.empty()) { // in another kernel's one-accelerator trial
+      const Entry &T = Entries.at(E.Trial);
+      if (inOneTrial(T.Now)) {
+        E.Handed = T.One;
+        Note = "one-trial[with=" + E.Trial + "]";
+      }
+    }
     break;
   }
   Note += ":" + describe(P, E.Handed);
@@ -295,10 +306,11 @@ void ShareModel::record(const std::string &Key,
   if (E.MinWall <= 0 || WallSeconds < E.MinWall)
     E.MinWall = WallSeconds;
   ++E.Launches;
+  E.Overhead = overhead(E, E.Handed, Usage, WallSeconds);
   // Every launch until a kernel's next belongs to its cycle under timing.
-  for (auto &[K, X] : Entries)
-    if (&X != &E && (X.Now == Phase::SpreadCycle || X.Now == Phase::OneCycle))
-      X.Cycle += WallSeconds;
+  for (const std::string &K : Cycling)
+    if (K != Key)
+      Entries.at(K).Cycle += WallSeconds;
   if (E.Now == Phase::Settled || E.Now == Phase::Follow)
     return;
   bool AnyAccelerator = false, AnyOther = false;
@@ -319,6 +331,18 @@ void ShareModel::record(const std::string &Key,
     // of the static shares (cold pages, caches and threads): not the speed.
     if (E.ProbeLaunch == 0 && bothKinds(E) &&
         (E.AccelAlone += WallSeconds) < ProbeAfter) {
+      // A launch mostly spent outside the accelerators' chunks (past the
+      // first two: loading, first touches) is bound by overheads, which the
+      // CPU pool only adds to: settled on the accelerators, where one of
+      // them alone may be tried (CG's kernels of microseconds never run
+      // ProbeAfter).
+      if (E.Launches > 2 && E.Overhead >= AloneOverhead) {
+        char Why[64];
+        std::snprintf(Why, sizeof(Why), "settled-accel[overhead=%.0f%%]",
+                      100 * E.Overhead);
+        settleOrTryOne(Key, E, measured(E, E.Static, true), Why, true);
+        break;
+      }
       E.Rate.assign(E.Rate.size(), 0);
       break;
     }
@@ -339,8 +363,7 @@ void ShareModel::record(const std::string &Key,
       char Why[64];
       std::snprintf(Why, sizeof(Why), "settled-accel[cpu-gain=%.2f%%]",
                     100 * Cpu / All);
-      settleOrTryOne(E, measured(E, E.Static, true), Why, false, Usage,
-                     WallSeconds);
+      settleOrTryOne(Key, E, measured(E, E.Static, true), Why, false);
       break;
     }
     E.Mixed = measured(E, E.Static, false);
@@ -369,7 +392,7 @@ void ShareModel::record(const std::string &Key,
       E.Accel = measured(E, E.Static, true);
       E.Now = Phase::Accel;
     } else {
-      settleOrTryOne(E, E.Mixed, "settled", true, Usage, WallSeconds);
+      settleOrTryOne(Key, E, E.Mixed, "settled", true);
     }
     break;
   }
@@ -397,7 +420,7 @@ void ShareModel::record(const std::string &Key,
       Settle(E.Mixed, Why);
       E.Now = Phase::Verify;
     } else {
-      settleOrTryOne(E, E.Accel, Why, true, Usage, WallSeconds);
+      settleOrTryOne(Key, E, E.Accel, Why, true);
     }
     break;
   }
@@ -410,7 +433,7 @@ void ShareModel::record(const std::string &Key,
       std::snprintf(Why, sizeof(Why),
                     "settled-accel[verified: mixed=%.3fms,accel=%.3fms]",
                     1e3 * WallSeconds, 1e3 * E.AccelWall);
-      settleOrTryOne(E, E.Accel, Why, false, Usage, WallSeconds);
+      settleOrTryOne(Key, E, E.Accel, Why, false);
     } else {
       E.Now = Phase::Settled;
     }
@@ -419,7 +442,8 @@ void ShareModel::record(const std::string &Key,
     E.Now = Phase::SpreadTimed;
     break;
   case Phase::SpreadTimed:
-    settleOrTryOne(E, E.Settled, E.Why, true, Usage, WallSeconds);
+    E.Now = Phase::Settled;
+    tryOne(Key, E, true);
     break;
   case Phase::One: // this launch moved the data to the one accelerator
     E.Now = Phase::OneTimed;
@@ -427,6 +451,7 @@ void ShareModel::record(const std::string &Key,
   case Phase::OneTimed:
     E.Cycle = WallSeconds;
     E.Now = Phase::OneCycle;
+    Cycling.insert(Key);
     break;
   case Phase::SpreadCycle: // closed by shares(), before the launch
   case Phase::OneCycle:
@@ -436,47 +461,72 @@ void ShareModel::record(const std::string &Key,
   }
 }
 
-bool ShareModel::mayRunAlone(const Entry &E, const std::vector<Share> &S,
-                             const std::vector<MemberUsage> &Usage,
-                             double Wall) {
-  if (S.size() < 2 || Wall <= 0)
+bool ShareModel::spreadOverAccelerators(const Entry &E,
+                                        const std::vector<Share> &S) {
+  if (S.size() < 2)
     return false;
-  double Busy = 0;
   for (const Share &X : S) {
     size_t I = std::find(E.Candidates.begin(), E.Candidates.end(), X.Member) -
                E.Candidates.begin();
-    if (I == E.Candidates.size() || !E.Accelerator[I] ||
-        X.Member >= Usage.size() || !Usage[X.Member].Iterations)
+    if (I == E.Candidates.size() || !E.Accelerator[I])
       return false;
-    Busy = std::max(Busy, Usage[X.Member].BusySeconds);
   }
-  return (Wall - Busy) / Wall >= AloneOverhead;
+  return true;
 }
 
-void ShareModel::settleOrTryOne(Entry &E, const std::vector<Share> &S,
-                                const std::string &Why, bool Timed,
-                                const std::vector<MemberUsage> &Usage,
-                                double Wall) {
+double ShareModel::overhead(const Entry &E, const std::vector<Share> &S,
+                            const std::vector<MemberUsage> &Usage,
+                            double Wall) {
+  if (Wall <= 0 || !spreadOverAccelerators(E, S))
+    return 0;
+  double Busy = 0;
+  for (const Share &X : S) {
+    if (X.Member >= Usage.size() || !Usage[X.Member].Iterations)
+      return 0;
+    Busy = std::max(Busy, Usage[X.Member].BusySeconds);
+  }
+  return (Wall - Busy) / Wall;
+}
+
+bool ShareModel::inOneTrial(Phase P) {
+  return P == Phase::One || P == Phase::OneTimed || P == Phase::OneCycle;
+}
+
+bool ShareModel::inGroup(const Entry &E, const Entry &X) {
+  return &X != &E && E.TripCount && X.TripCount == E.TripCount &&
+         X.Candidates == E.Candidates;
+}
+
+void ShareModel::settleOrTryOne(const std::string &Key, Entry &E,
+                                const std::vector<Share> &S,
+                                const std::string &Why, bool Timed) {
   E.Settled = S;
   E.Why = Why;
   E.Now = Phase::Settled;
-  bool Accelerators = S.size() >= 2;
-  for (const Share &X : S) {
-    size_t I = std::find(E.Candidates.begin(), E.Candidates.end(), X.Member) -
-               E.Candidates.begin();
-    Accelerators &= I < E.Candidates.size() && E.Accelerator[I];
-  }
-  if (!Accelerators)
+  tryOne(Key, E, Timed);
+}
+
+void ShareModel::tryOne(const std::string &Key, Entry &E, bool Timed) {
+  if (!spreadOverAccelerators(E, E.Settled))
     return;
+  // One trial per problem size at a time: a kernel settling during another's
+  // joins it (see closeCycle) or keeps its spread shares.
+  for (const auto &[K, X] : Entries)
+    if (inGroup(E, X) &&
+        (inOneTrial(X.Now) || X.Now == Phase::Spread ||
+         X.Now == Phase::SpreadTimed || X.Now == Phase::SpreadCycle))
+      return;
   if (!Timed) {
     E.Now = Phase::Spread;
-  } else if (mayRunAlone(E, S, Usage, Wall)) {
-    E.Cycle = Wall;
+  } else if (E.Overhead >= AloneOverhead) {
+    E.Cycle = E.LastWall;
     E.Now = Phase::SpreadCycle;
+    Cycling.insert(Key);
   }
 }
 
-void ShareModel::closeCycle(Entry &E) {
+void ShareModel::closeCycle(const std::string &Key, Entry &E) {
+  Cycling.erase(Key);
   if (E.Now == Phase::SpreadCycle) {
     E.SpreadWall = E.Cycle;
     // The fastest of them: the largest share (the first of equals).
@@ -486,19 +536,36 @@ void ShareModel::closeCycle(Entry &E) {
         Best = &X;
     E.One = {{Best->Member, 1.0}};
     E.Now = Phase::One;
+    // The other kernels of this size settled over the same accelerators
+    // whose launches are mostly overhead too go with it: where one kernel's
+    // data lies decides what the next copies (CG's SpMV, dots and axpys).
+    for (auto &[K, X] : Entries)
+      if (inGroup(E, X) && X.Now == Phase::Settled && X.Trial.empty() &&
+          X.Overhead >= AloneOverhead && spreadOverAccelerators(X, X.Settled))
+        X.Trial = Key;
     return;
   }
   double OneWall = E.Cycle;
   char Times[96];
   std::snprintf(Times, sizeof(Times), "[one=%.3fms,spread=%.3fms]",
                 1e3 * OneWall, 1e3 * E.SpreadWall);
-  if (OneWall < E.SpreadWall * (1 - MinGain)) {
+  bool One = OneWall < E.SpreadWall * (1 - MinGain);
+  if (One) {
     E.Settled = E.One;
     E.Why = std::string("settled-one") + Times;
   } else {
     E.Why += Times;
   }
   E.Now = Phase::Settled;
+  for (auto &[K, X] : Entries) {
+    if (X.Trial != Key)
+      continue;
+    X.Trial.clear();
+    if (One) {
+      X.Settled = E.One;
+      X.Why = "settled-one[with=" + Key + "]";
+    }
+  }
 }
 
 static std::string poolSignature(const Pool &P) {

@@ -748,3 +748,59 @@ TEST(ShareModel, OneCountsWhatItCostsTheOtherKernels) {
       << Note;
   EXPECT_EQ(H.size(), 2u);
 }
+
+// CG's SpMV and its dot: neither follows the other, and each alone on one
+// GPU loses to the copies that the other's spread layout causes (0.3 s each
+// way); both on one GPU win. The one-accelerator trial of whichever settles
+// first takes the other along, and both settle on the same GPU. A kernel of
+// that size whose GPUs are busy for most of its launch stays spread.
+TEST(ShareModel, KernelsOfOneSizeTryOneAcceleratorTogether) {
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  std::vector<Share> Gpus = {{0, 32}, {1, 32}};
+  std::vector<double> Speed = {1e6, 1e6, 1};
+  std::string SpmvNote, DotNote, BusyNote;
+  std::vector<Share> Spmv, Dot = Gpus, Busy;
+  for (int I = 0; I < 12; ++I) {
+    Busy = M.shares("busy", P, Gpus, BusyNote, 6500);
+    M.record("busy", ran(Busy, {3611, 3611, 1}), 1.0);
+    Spmv = M.shares("spmv", P, Gpus, SpmvNote, 6500);
+    bool Moved = Spmv.size() != Dot.size();
+    M.record("spmv", ran(Spmv, Speed),
+             (Spmv.size() == 1 ? 0.9 : 1.0) + (Moved ? 0.3 : 0));
+    Dot = M.shares("dot", P, Gpus, DotNote, 6500);
+    Moved = Spmv.size() != Dot.size();
+    M.record("dot", ran(Dot, Speed),
+             (Dot.size() == 1 ? 0.7 : 0.8) + (Moved ? 0.3 : 0));
+  }
+  EXPECT_EQ(SpmvNote.rfind("settled-one[one=2600.000ms,spread=2800.000ms]:"
+                           "cuda:0=100.0%",
+                           0),
+            0u)
+      << SpmvNote;
+  EXPECT_EQ(DotNote.rfind("settled-one[with=spmv]:cuda:0=100.0%", 0), 0u)
+      << DotNote;
+  ASSERT_EQ(Dot.size(), 1u);
+  EXPECT_EQ(Dot[0].Member, Spmv[0].Member);
+  EXPECT_EQ(BusyNote.rfind("settled:cuda:0=50.0%,cuda:1=50.0%", 0), 0u)
+      << BusyNote;
+}
+
+// CG's kernels of microseconds never run HETERO_PROBE_AFTER on the GPUs, so
+// the CPU pool is never tried on them; launches mostly spent outside the
+// GPUs' chunks settle on the GPUs from the third on, and may then try one
+// GPU alone. A launch that keeps its GPUs busy waits for the probe.
+TEST(ShareModel, LaunchesOfOverheadsSettleOnTheAcceleratorsBeforeTheProbe) {
+  ShareModel M(true, /*ProbeAfter=*/1.0);
+  Pool P = gpuGpuCpu();
+  std::string Note, BusyNote;
+  for (int I = 0; I < 4; ++I) {
+    std::vector<Share> S = M.shares("k", P, Static, Note, 6500);
+    ASSERT_EQ(S.size(), I < 3 ? 2u : 1u) << Note;
+    M.record("k", ran(S, {1e6, 1e6, 1}), 0.01);
+    S = M.shares("busy", P, Static, BusyNote, 100);
+    M.record("busy", ran(S, {361111, 361111, 1}), 0.01);
+  }
+  EXPECT_EQ(Note.rfind("one-trial:cuda:0=100.0%", 0), 0u) << Note;
+  EXPECT_EQ(BusyNote.rfind("accelerators-until-probe:", 0), 0u) << BusyNote;
+}

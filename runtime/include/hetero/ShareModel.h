@@ -25,7 +25,12 @@
 //             launches, in a run of 0.9 s. When the CPU pool's speed is less
 //             than 5% of
 //             everyone's (MinGain), it cannot pay for the copies and the
-//             waiting it brings: settled on the accelerators at once;
+//             waiting it brings: settled on the accelerators at once. So is
+//             a kernel whose accelerators' launch (the third or later)
+//             spent AloneOverhead of its wall time or more outside its
+//             busiest member's chunk, before ProbeAfter: bound by overheads
+//             (starting chunks, copies, combining), which the CPU pool only
+//             adds to ("settled-accel[overhead=..]");
 //   mixed     shares proportional to the measured speeds, every member: one
 //             launch moves the data to the new chunk boundaries, the next
 //             is timed (wall time of the whole launch, copies included);
@@ -56,9 +61,17 @@
 //             iteration of the program's loop), since where this kernel's
 //             data lies decides what the others copy (CG's SpMV, dots and
 //             axpys: on two NVLinked H200s CG on a million rows ran 0.30 to
-//             0.41 ms per iteration spread over both and 0.26 on one). A
-//             launch whose GPUs are busy for most of it (Jacobi, Himeno,
-//             STREAM) never pays for that trial;
+//             0.41 ms per iteration spread over both and 0.26 on one). So
+//             the other kernels of its problem size and candidates that
+//             settled on spread accelerators and whose last launch was
+//             mostly overhead too take part: they run on the same member
+//             during the trial and settle with it ("one-trial[with=..]",
+//             "settled-one[with=..]"); tried kernel by kernel, each lost
+//             alone to the copies the others' spread layout caused. One
+//             trial per problem size at a time: a kernel that settles during
+//             another's keeps its spread shares. A launch whose GPUs are busy
+//             for most of it (Jacobi, Himeno, STREAM) never pays for that
+//             trial, nor joins one;
 //   verify    when mixed won: its launches are timed again once the other
 //             kernels have settled too (the second after settling; the
 //             first moves data). Each kernel chose on its own, and a
@@ -209,6 +222,8 @@ private:
     std::set<std::string> Left; // stalled leaders it left: never again
     double Cycle = 0;           // a timed launch's wall and its followers'
     double SpreadWall = 0;      // the cycle of the settled (spread) shares
+    double Overhead = 0;        // of its last launch (see overhead())
+    std::string Trial; // key of the kernel in whose one-trial it takes part
     std::vector<Share> Static, Handed, Mixed, Accel, Settled, One;
     std::string Why; // of the settled shares
   };
@@ -223,21 +238,29 @@ private:
                     double Relative);
   /// E.Rate with each member's speed the average of its kind's.
   static std::vector<double> sameKindAverage(const Entry &E);
-  /// Settles E on S (Why). When S spreads over several accelerators only,
-  /// the one-accelerator trial starts: at once where the launch just
-  /// recorded (Usage, Wall) was a timed launch of S (Timed), else after a
-  /// launch that moves the data to S.
-  static void settleOrTryOne(Entry &E, const std::vector<Share> &S,
-                             const std::string &Why, bool Timed,
-                             const std::vector<MemberUsage> &Usage,
-                             double Wall);
-  /// Whether running S's work on one of its accelerators may be faster
-  /// than spreading it: a launch (Usage, Wall) that spent AloneOverhead of
-  /// its time or more outside its busiest member's chunk.
-  static bool mayRunAlone(const Entry &E, const std::vector<Share> &S,
-                          const std::vector<MemberUsage> &Usage, double Wall);
-  /// Closes a cycle of E at its next launch (see "one" above).
-  static void closeCycle(Entry &E);
+  /// Whether S spreads over several of E's accelerators and nothing else.
+  static bool spreadOverAccelerators(const Entry &E,
+                                     const std::vector<Share> &S);
+  /// The part of a launch's Wall spent outside its busiest member's chunk
+  /// (Usage), when it ran S spread over accelerators only; else 0.
+  static double overhead(const Entry &E, const std::vector<Share> &S,
+                         const std::vector<MemberUsage> &Usage, double Wall);
+  /// Whether X is another kernel of E's problem size and candidates.
+  static bool inGroup(const Entry &E, const Entry &X);
+  /// Whether P runs the one-accelerator trial's shares.
+  static bool inOneTrial(Phase P);
+  /// Settles E (of Key) on S (Why), then tryOne().
+  void settleOrTryOne(const std::string &Key, Entry &E,
+                      const std::vector<Share> &S, const std::string &Why,
+                      bool Timed);
+  /// When E's settled shares spread over several accelerators only, and no
+  /// other kernel of its size is in the trial, the one-accelerator trial
+  /// starts: at once where the launch just recorded was a timed launch of
+  /// them (Timed) that spent AloneOverhead of its time or more outside its
+  /// busiest member's chunk, else after a launch that moves the data there.
+  void tryOne(const std::string &Key, Entry &E, bool Timed);
+  /// Closes a cycle of E (of Key) at its next launch (see "one" above).
+  void closeCycle(const std::string &Key, Entry &E);
   /// Whether E's candidates hold accelerators and the CPU pool.
   static bool bothKinds(const Entry &E);
   /// The key of the kernel E (of Key) should follow, or "".
@@ -263,6 +286,7 @@ private:
   bool Enabled;
   double ProbeAfter;
   std::map<std::string, Entry> Entries;
+  std::set<std::string> Cycling; // keys whose cycle is being timed
   std::map<std::string, Persisted> Earlier;
 };
 
