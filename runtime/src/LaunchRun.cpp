@@ -108,7 +108,9 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
     C.Hi = S.Hi;
     Chunks.push_back(std::move(C));
   }
-  if (Chunks.size() < 2) {
+  // One chunk runs whole, unless the share model chose that one member
+  // (Shares of one, offered several: see split()).
+  if (Chunks.size() < 2 && (Total < 2 || !OneChosen)) {
     Reason = Total < 2 ? "fewer than two iterations" : "one member, one chunk";
     return false;
   }
@@ -461,7 +463,9 @@ void LaunchRun::recordUsage() {
 //===--- The two shapes of a launch --------------------------------------===//
 
 LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
-                                    std::string &Reason) {
+                                    std::string &Reason,
+                                    const std::vector<Share> &Spare) {
+  OneChosen = Shares.size() == 1 && Spare.size() > 1;
   std::string NoRoomFirst;
   std::optional<TraceSpan> Planning;
   Planning.emplace("host", "plan", "plan");
@@ -510,6 +514,10 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
     for (size_t I = Shares.size(); I-- > 0;)
       if (!member(Shares[I].Member).Failed)
         Order.push_back(Shares[I].Member);
+    for (const Share &S : Spare)
+      if (!member(S.Member).Failed &&
+          std::find(Order.begin(), Order.end(), S.Member) == Order.end())
+        Order.push_back(S.Member);
     return Order;
   };
   bool Ok = runAndRecover(Candidates);

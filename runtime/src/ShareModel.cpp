@@ -340,7 +340,10 @@ void ShareModel::record(const std::string &Key,
         char Why[64];
         std::snprintf(Why, sizeof(Why), "settled-accel[overhead=%.0f%%]",
                       100 * E.Overhead);
-        settleOrTryOne(Key, E, measured(E, E.Static, true), Why, true);
+        // Timed where this launch ran the shares settled on (speeds within
+        // 10% of the static shares keep them): else one launch moves first.
+        std::vector<Share> S = measured(E, E.Static, true);
+        settleOrTryOne(Key, E, S, Why, !apart(S, E.Handed, 1e-9));
         break;
       }
       E.Rate.assign(E.Rate.size(), 0);
