@@ -19,11 +19,11 @@
 //                    as clang compiled it, so the binary runs the code of a
 //                    plain build under the stock plugins (the copies are
 //                    compiled in a module of their own, linked in after the
-//                    device module's optimisation: WindowedCopies.h). hetero runs the
-//                    copy for every launch of K on a member, whole launches
-//                    with the window off, so that a split and a whole run
-//                    execute the same code. (Images from before the copy
-//                    existed have the clamp in K itself.)
+//                    device module's optimisation: WindowedCopies.h). hetero
+//                    runs the copy for every launch of K on a member, whole
+//                    launches with the window off, so that a split and a
+//                    whole run execute the same code. (Images from before
+//                    the copy existed have the clamp in K itself.)
 //   K_hetero_desc    the kernel's descriptor (KernelDescriptor.h), a
 //                    NUL-terminated string, in the x86_64 image only.
 //

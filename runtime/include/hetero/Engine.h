@@ -17,7 +17,10 @@
 // then with the variable's value (Reduction.h). Anything that makes a split
 // unsafe or impossible (KernelDescriptor.h, ChunkPlan.h) runs the launch
 // whole, with the reason in the statistics. The shares of a split come from
-// the members' measured speed (ShareModel.h).
+// the members' measured speed (ShareModel.h); where the model chooses one
+// member alone, the launch is a single chunk there (its sections, its
+// reductions' partial slots), with the members it was chosen from as
+// fallbacks.
 //
 // A member without room for its chunks' data leaves that launch (its
 // iterations go to the others; a whole launch tries the next member). A
@@ -110,7 +113,8 @@ private:
   ShareModel Measured;
   TeamsTrial Grids;
   /// The current launch's grid per member (LaunchRun::chunkRun): a split's,
-  /// or a whole launch's where the share model runs it on one member.
+  /// a one-member chunk's the share model chose, or a whole launch's where
+  /// that member had no room.
   std::vector<TeamsTrial::Pick> Shapes;
   IndirectFunctions Indirect;
   KernelStats Stats;
