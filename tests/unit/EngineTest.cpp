@@ -17,7 +17,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -605,6 +607,74 @@ TEST(EngineNoRoom, MemberWithoutRoomIsLeftOut) {
   std::vector<double> Got(N);
   ASSERT_TRUE(L.read(Got.data(), B, N * sizeof(double)).ok());
   EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
+}
+
+// A member the share model chose alone (here read from an earlier run's
+// shares file, ShareModel.h) runs the launch as one chunk. When it fails,
+// the members it was chosen from take the chunk: the launch succeeds, and
+// the answers are the serial ones.
+TEST(EngineDefaults, AChosenMemberThatFailsLeavesItsChunkToTheOthers) {
+  const int N = 20001;
+  Settings Config;
+  Config.SharesFile = ::testing::TempDir() + "hetero-engine-one-shares.txt";
+  {
+    std::ofstream Out(Config.SharesFile, std::ios::trunc);
+    Out << "sim:0,sim:1,cpu\t" << ShareModel::key("stencil", N - 2)
+        << "\tsim:0,sim:1,cpu\tsim:1=1\tsettled-one[one=1ms,spread=2ms]\n";
+  }
+  DataLayer L;
+  NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
+  NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
+  TestBackend Back;
+  Back.Kernel = stencil();
+  Engine E(Config, L, makePool(S0, S1), Back, runConcurrently);
+  KernelDescriptor D = parse(StencilDesc);
+  KernelTraits K;
+  K.Name = "stencil";
+  K.Desc = &D;
+  K.Loaded.assign(3, true);
+  K.Windowed.assign(3, true);
+  std::vector<double> Ref = initial(N), RefB = Ref;
+  uint64_t Bytes = N * sizeof(double);
+  void *A = L.allocate(Bytes), *B = L.allocate(Bytes);
+  ASSERT_TRUE(L.write(A, Ref.data(), Bytes));
+  ASSERT_TRUE(L.write(B, Ref.data(), Bytes));
+  auto Launch = [&] {
+    LaunchRequest R;
+    R.Kernel = &K;
+    R.Args = {reinterpret_cast<uintptr_t>(A), reinterpret_cast<uintptr_t>(B),
+              static_cast<uintptr_t>(N)};
+    R.Offsets = {0, 0, 0};
+    R.TripCount = N - 2;
+    bool Ok = E.launch(R);
+    stencilStep(Ref, RefB);
+    std::swap(Ref, RefB);
+    std::swap(A, B);
+    return Ok;
+  };
+  auto IterationsOf = [&](const std::string &Member) {
+    for (const auto &[Name, U] : E.lastLaunch().Members)
+      if (Name == Member)
+        return U.Iterations;
+    return uint64_t(0);
+  };
+  ASSERT_TRUE(Launch());
+  EXPECT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
+  EXPECT_EQ(E.lastLaunch().Shares.rfind("persisted-settled-one", 0), 0u)
+      << E.lastLaunch().Shares;
+  ASSERT_EQ(E.lastLaunch().Members.size(), 1u);
+  EXPECT_EQ(IterationsOf("sim:1"), uint64_t(N - 2));
+  std::vector<size_t> Fail{1};
+  Back.Kernel = stencil(&Fail);
+  ASSERT_TRUE(Launch());
+  EXPECT_TRUE(E.pool()[1].Failed);
+  EXPECT_EQ(IterationsOf("sim:0") + IterationsOf("cpu"), uint64_t(N - 2));
+  std::vector<double> Got(N);
+  ASSERT_TRUE(L.read(Got.data(), A, Bytes));
+  EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), Bytes), 0);
+  EXPECT_TRUE(L.release(A));
+  EXPECT_TRUE(L.release(B));
+  std::remove(Config.SharesFile.c_str());
 }
 
 TEST(ChunkPlan, ChunksCoverTheSpaceAndNeverGoBelowTheMinimum) {
