@@ -89,7 +89,9 @@ bool Engine::launch(const LaunchRequest &R) {
     }
     Rec.Shares = SharesNote;
     LaunchRun Split(*this, R, Rec);
-    Outcome = Split.split(Shares, Reason, Offered);
+    Outcome =
+        Split.split(Shares, Reason,
+                    Alone < Members.size() ? Offered : std::vector<Share>());
   }
   if (Outcome == LaunchRun::Outcome::NotSplit) {
     Rec = KernelStats::Launch();

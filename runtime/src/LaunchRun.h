@@ -29,7 +29,8 @@ public:
   /// Splits the launch over Shares. NotSplit, with Reason, when it cannot
   /// be split: then nothing has run and no data has changed. The chunks of
   /// a member that fails go to the healthy members of Shares, then to those
-  /// of Spare (the members a single share was chosen from).
+  /// of Spare: the members that a single share was chosen from (one chunk
+  /// runs as a chunk then, not whole).
   Outcome split(std::vector<Share> Shares, std::string &Reason,
                 const std::vector<Share> &Spare = {});
   /// Runs the launch whole on the first member of Choice that has room for
@@ -59,13 +60,13 @@ private:
   /// copy (ChunkPartial::Result).
   std::vector<std::vector<uint64_t>> Partials;
   std::vector<MemberUsage> Usage; // per pool member
+  /// split() was given one share chosen from several: its one chunk runs
+  /// as a chunk, not whole.
+  bool OneChosen = false;
 
   const Member &member(size_t M) const { return E.Members[M]; }
   std::string name(size_t M) const { return member(M).name(); }
   bool plan(const std::vector<Share> &Shares, std::string &Reason);
-  /// split() was given one share chosen from several: its one chunk runs
-  /// as a chunk, not whole.
-  bool OneChosen = false;
   bool planChunks(const std::vector<Share> &Shares, std::string &Reason);
   /// Makes chunk C's data valid on its member's node and translates its
   /// arguments there.
