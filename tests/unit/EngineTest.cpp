@@ -30,6 +30,14 @@ using namespace hetero;
 
 namespace {
 
+/// The iterations Member ran in launch L (0: none).
+uint64_t iterationsIn(const KernelStats::Launch &L, const std::string &Member) {
+  for (const auto &[Name, U] : L.Members)
+    if (Name == Member)
+      return U.Iterations;
+  return 0;
+}
+
 // b[i] = (a[i-1] + a[i] + a[i+1]) / 3 for i in [1, n-1); args: a, b, n.
 const char *StencilDesc = "hetero-kernel 1\n"
                           "split yes\n"
@@ -186,10 +194,7 @@ struct EngineFixture : ::testing::Test {
     return R;
   }
   uint64_t iterationsOf(const std::string &Member) {
-    for (const auto &[Name, U] : E.lastLaunch().Members)
-      if (Name == Member)
-        return U.Iterations;
-    return 0;
+    return iterationsIn(E.lastLaunch(), Member);
   }
 };
 
@@ -609,37 +614,40 @@ TEST(EngineNoRoom, MemberWithoutRoomIsLeftOut) {
   EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
 }
 
-// A member the share model chose alone (here read from an earlier run's
-// shares file, ShareModel.h) runs the launch as one chunk. When it fails,
-// the members it was chosen from take the chunk: the launch succeeds, and
-// the answers are the serial ones.
-TEST(EngineDefaults, AChosenMemberThatFailsLeavesItsChunkToTheOthers) {
-  const int N = 20001;
-  Settings Config;
-  Config.SharesFile = ::testing::TempDir() + "hetero-engine-one-shares.txt";
-  {
-    std::ofstream Out(Config.SharesFile, std::ios::trunc);
-    Out << "sim:0,sim:1,cpu\t" << ShareModel::key("stencil", N - 2)
-        << "\tsim:0,sim:1,cpu\tsim:1=1\tsettled-one[one=1ms,spread=2ms]\n";
-  }
+namespace {
+
+/// The stencil over N doubles on the default engine (measured shares,
+/// map-time writes home) of two simulated accelerators and the CPU pool,
+/// launched back and forth between A and B beside its serial reference.
+struct DefaultsStencil {
+  static constexpr int N = 20001;
+  static constexpr uint64_t Bytes = N * sizeof(double);
+  Settings Config; // the engine keeps a reference
   DataLayer L;
   NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
   NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
   TestBackend Back;
-  Back.Kernel = stencil();
-  Engine E(Config, L, makePool(S0, S1), Back, runConcurrently);
+  Engine E;
   KernelDescriptor D = parse(StencilDesc);
   KernelTraits K;
-  K.Name = "stencil";
-  K.Desc = &D;
-  K.Loaded.assign(3, true);
-  K.Windowed.assign(3, true);
   std::vector<double> Ref = initial(N), RefB = Ref;
-  uint64_t Bytes = N * sizeof(double);
-  void *A = L.allocate(Bytes), *B = L.allocate(Bytes);
-  ASSERT_TRUE(L.write(A, Ref.data(), Bytes));
-  ASSERT_TRUE(L.write(B, Ref.data(), Bytes));
-  auto Launch = [&] {
+  void *A = nullptr, *B = nullptr;
+
+  explicit DefaultsStencil(const Settings &Given)
+      : Config(Given), E(Config, L, makePool(S0, S1), Back, runConcurrently) {
+    Back.Kernel = stencil();
+    Back.Total = N - 2; // a whole launch runs every iteration
+    K.Name = "stencil";
+    K.Desc = &D;
+    K.Loaded.assign(3, true);
+    K.Windowed.assign(3, true);
+    A = L.allocate(Bytes);
+    B = L.allocate(Bytes);
+  }
+  bool upload() {
+    return L.write(A, Ref.data(), Bytes) && L.write(B, Ref.data(), Bytes);
+  }
+  bool launch() {
     LaunchRequest R;
     R.Kernel = &K;
     R.Args = {reinterpret_cast<uintptr_t>(A), reinterpret_cast<uintptr_t>(B),
@@ -651,30 +659,66 @@ TEST(EngineDefaults, AChosenMemberThatFailsLeavesItsChunkToTheOthers) {
     std::swap(Ref, RefB);
     std::swap(A, B);
     return Ok;
-  };
-  auto IterationsOf = [&](const std::string &Member) {
-    for (const auto &[Name, U] : E.lastLaunch().Members)
-      if (Name == Member)
-        return U.Iterations;
-    return uint64_t(0);
-  };
-  ASSERT_TRUE(Launch());
-  EXPECT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
-  EXPECT_EQ(E.lastLaunch().Shares.rfind("persisted-settled-one", 0), 0u)
-      << E.lastLaunch().Shares;
-  ASSERT_EQ(E.lastLaunch().Members.size(), 1u);
-  EXPECT_EQ(IterationsOf("sim:1"), uint64_t(N - 2));
+  }
+  uint64_t iterationsOf(const std::string &Member) {
+    return iterationsIn(E.lastLaunch(), Member);
+  }
+  /// Whether the last result is the serial one, bit for bit.
+  bool serialAnswers() {
+    std::vector<double> Got(N);
+    return L.read(Got.data(), A, Bytes) &&
+           std::memcmp(Got.data(), Ref.data(), Bytes) == 0;
+  }
+  ~DefaultsStencil() {
+    EXPECT_TRUE(L.release(A));
+    EXPECT_TRUE(L.release(B));
+  }
+};
+
+} // namespace
+
+// A member the share model chose alone (here read from an earlier run's
+// shares file, ShareModel.h) runs the launch as one chunk. When it fails,
+// the members it was chosen from take the chunk: the launch succeeds, and
+// the answers are the serial ones.
+TEST(EngineDefaults, AChosenMemberThatFailsLeavesItsChunkToTheOthers) {
+  Settings Config;
+  Config.SharesFile = ::testing::TempDir() + "hetero-engine-one-shares.txt";
+  {
+    std::ofstream Out(Config.SharesFile, std::ios::trunc);
+    Out << "sim:0,sim:1,cpu\t"
+        << ShareModel::key("stencil", DefaultsStencil::N - 2)
+        << "\tsim:0,sim:1,cpu\tsim:1=1\tsettled-one[one=1ms,spread=2ms]\n";
+  }
+  DefaultsStencil T(Config);
+  ASSERT_TRUE(T.upload());
+  ASSERT_TRUE(T.launch());
+  const KernelStats::Launch &Last = T.E.lastLaunch();
+  EXPECT_TRUE(Last.Split) << Last.Reason;
+  EXPECT_EQ(Last.Shares.rfind("persisted-settled-one", 0), 0u) << Last.Shares;
+  ASSERT_EQ(Last.Members.size(), 1u);
+  EXPECT_EQ(T.iterationsOf("sim:1"), uint64_t(T.N - 2));
   std::vector<size_t> Fail{1};
-  Back.Kernel = stencil(&Fail);
-  ASSERT_TRUE(Launch());
-  EXPECT_TRUE(E.pool()[1].Failed);
-  EXPECT_EQ(IterationsOf("sim:0") + IterationsOf("cpu"), uint64_t(N - 2));
-  std::vector<double> Got(N);
-  ASSERT_TRUE(L.read(Got.data(), A, Bytes));
-  EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), Bytes), 0);
-  EXPECT_TRUE(L.release(A));
-  EXPECT_TRUE(L.release(B));
+  T.Back.Kernel = stencil(&Fail);
+  ASSERT_TRUE(T.launch());
+  EXPECT_TRUE(T.E.pool()[1].Failed);
+  EXPECT_EQ(T.iterationsOf("sim:0") + T.iterationsOf("cpu"), uint64_t(T.N - 2));
+  EXPECT_TRUE(T.serialAnswers());
   std::remove(Config.SharesFile.c_str());
+}
+
+// The defaults: map-time writes go to the home node (sim:0) and shares
+// follow measured speed, so chunk boundaries move during the first launches
+// and the CPU pool may be left out. Answers stay bit for bit the serial
+// ones through every phase.
+TEST(EngineDefaults, MeasuredSharesAndMapTimeWritesKeepAnswers) {
+  DefaultsStencil T{Settings()};
+  EXPECT_EQ(T.L.homeNode(), T.S0);
+  ASSERT_TRUE(T.upload());
+  EXPECT_TRUE(T.L.validOn(HostNode, reinterpret_cast<BufferId>(T.A)).empty());
+  for (int It = 0; It < 12; ++It)
+    ASSERT_TRUE(T.launch());
+  EXPECT_TRUE(T.serialAnswers());
 }
 
 TEST(ChunkPlan, ChunksCoverTheSpaceAndNeverGoBelowTheMinimum) {
@@ -708,50 +752,4 @@ TEST(ChunkPlan, ChunksCoverTheSpaceAndNeverGoBelowTheMinimum) {
   // 100k iterations, 256 chunks per member asked, 1024 at least each.
   std::vector<ChunkSpec> C = splitIterations(100000, {1, 1, 1, 1}, 256, 1024);
   EXPECT_EQ(C.size(), 4u * 24);
-}
-
-// The defaults: map-time writes go to the home node (sim:0) and shares
-// follow measured speed, so chunk boundaries move during the first launches
-// and the CPU pool may be left out. Answers stay bit for bit the serial
-// ones through every phase.
-TEST(EngineDefaults, MeasuredSharesAndMapTimeWritesKeepAnswers) {
-  Settings Config;
-  DataLayer L;
-  NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
-  NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
-  const int N = 20001;
-  TestBackend Back;
-  Back.Kernel = stencil();
-  Back.Total = N - 2; // a whole launch: the share model may run one alone
-  Engine E(Config, L, makePool(S0, S1), Back, runConcurrently);
-  EXPECT_EQ(L.homeNode(), S0);
-  KernelDescriptor D = parse(StencilDesc);
-  KernelTraits K;
-  K.Name = "stencil";
-  K.Desc = &D;
-  K.Loaded.assign(3, true);
-  K.Windowed.assign(3, true);
-  std::vector<double> Ref = initial(N), RefB = Ref;
-  uint64_t Bytes = N * sizeof(double);
-  void *A = L.allocate(Bytes), *B = L.allocate(Bytes);
-  ASSERT_TRUE(L.write(A, Ref.data(), Bytes));
-  ASSERT_TRUE(L.write(B, Ref.data(), Bytes));
-  EXPECT_TRUE(L.validOn(HostNode, reinterpret_cast<BufferId>(A)).empty());
-  for (int It = 0; It < 12; ++It) {
-    LaunchRequest R;
-    R.Kernel = &K;
-    R.Args = {reinterpret_cast<uintptr_t>(A), reinterpret_cast<uintptr_t>(B),
-              static_cast<uintptr_t>(N)};
-    R.Offsets = {0, 0, 0};
-    R.TripCount = N - 2;
-    ASSERT_TRUE(E.launch(R));
-    stencilStep(Ref, RefB);
-    std::swap(Ref, RefB);
-    std::swap(A, B);
-  }
-  std::vector<double> Got(N);
-  ASSERT_TRUE(L.read(Got.data(), A, Bytes));
-  EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), Bytes), 0);
-  EXPECT_TRUE(L.release(A));
-  EXPECT_TRUE(L.release(B));
 }
