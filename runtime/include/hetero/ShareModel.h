@@ -69,7 +69,8 @@
 //             "settled-one[with=..]"); tried kernel by kernel, each lost
 //             alone to the copies the others' spread layout caused. One
 //             trial per problem size at a time: a kernel that settles during
-//             another's keeps its spread shares. A launch whose GPUs are busy
+//             another's joins it before its one member is tried, and keeps
+//             its spread shares after that. A launch whose GPUs are busy
 //             for most of it (Jacobi, Himeno, STREAM) never pays for that
 //             trial, nor joins one;
 //   verify    when mixed won: its launches are timed again once the other
