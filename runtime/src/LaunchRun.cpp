@@ -109,9 +109,12 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
     Chunks.push_back(std::move(C));
   }
   // One chunk runs whole, unless the share model chose that one member
-  // (Shares of one, offered several: see split()).
-  if (Chunks.size() < 2 && (Total < 2 || !OneChosen)) {
-    Reason = Total < 2 ? "fewer than two iterations" : "one member, one chunk";
+  // (Shares of one, offered several: see split()). None: every member left
+  // (no room), and the launch runs whole.
+  if (Chunks.empty() || (Chunks.size() < 2 && (Total < 2 || !OneChosen))) {
+    Reason = Total < 2        ? "fewer than two iterations"
+             : Chunks.empty() ? "no member left"
+                              : "one member, one chunk";
     return false;
   }
   return true;

@@ -625,7 +625,7 @@ struct DefaultsStencil {
   Settings Config; // the engine keeps a reference
   DataLayer L;
   NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
-  NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
+  NodeId S1;
   TestBackend Back;
   Engine E;
   KernelDescriptor D = parse(StencilDesc);
@@ -633,8 +633,11 @@ struct DefaultsStencil {
   std::vector<double> Ref = initial(N), RefB = Ref;
   void *A = nullptr, *B = nullptr;
 
-  explicit DefaultsStencil(const Settings &Given)
-      : Config(Given), E(Config, L, makePool(S0, S1), Back, runConcurrently) {
+  /// S1Capacity: the bytes sim:1 holds (0: unbounded).
+  explicit DefaultsStencil(const Settings &Given, size_t S1Capacity = 0)
+      : Config(Given),
+        S1(L.addNode(std::make_unique<SimulatedNodeOps>(1, S1Capacity))),
+        E(Config, L, makePool(S0, S1), Back, runConcurrently) {
     Back.Kernel = stencil();
     Back.Total = N - 2; // a whole launch runs every iteration
     K.Name = "stencil";
@@ -677,19 +680,38 @@ struct DefaultsStencil {
 
 } // namespace
 
+/// Settings whose shares file (of an earlier run) has the share model run
+/// DefaultsStencil's kernel on sim:1 alone.
+Settings choosingSim1() {
+  Settings Config;
+  Config.SharesFile = ::testing::TempDir() + "hetero-engine-one-shares.txt";
+  std::ofstream Out(Config.SharesFile, std::ios::trunc);
+  Out << "sim:0,sim:1,cpu\t"
+      << ShareModel::key("stencil", DefaultsStencil::N - 2)
+      << "\tsim:0,sim:1,cpu\tsim:1=1\tsettled-one[one=1ms,spread=2ms]\n";
+  return Config;
+}
+
+// A member the share model chose alone without room for the launch's data:
+// the launch runs whole on another member, with the serial answers.
+TEST(EngineDefaults, AChosenMemberWithoutRoomLeavesTheLaunchToTheOthers) {
+  Settings Config = choosingSim1();
+  DefaultsStencil T(Config, /*S1Capacity=*/1024);
+  ASSERT_TRUE(T.upload());
+  ASSERT_TRUE(T.launch());
+  EXPECT_EQ(T.iterationsOf("sim:1"), 0u);
+  EXPECT_EQ(T.iterationsOf("sim:0") + T.iterationsOf("cpu"), uint64_t(T.N - 2))
+      << T.E.lastLaunch().Reason;
+  EXPECT_TRUE(T.serialAnswers());
+  std::remove(Config.SharesFile.c_str());
+}
+
 // A member the share model chose alone (here read from an earlier run's
 // shares file, ShareModel.h) runs the launch as one chunk. When it fails,
 // the members it was chosen from take the chunk: the launch succeeds, and
 // the answers are the serial ones.
 TEST(EngineDefaults, AChosenMemberThatFailsLeavesItsChunkToTheOthers) {
-  Settings Config;
-  Config.SharesFile = ::testing::TempDir() + "hetero-engine-one-shares.txt";
-  {
-    std::ofstream Out(Config.SharesFile, std::ios::trunc);
-    Out << "sim:0,sim:1,cpu\t"
-        << ShareModel::key("stencil", DefaultsStencil::N - 2)
-        << "\tsim:0,sim:1,cpu\tsim:1=1\tsettled-one[one=1ms,spread=2ms]\n";
-  }
+  Settings Config = choosingSim1();
   DefaultsStencil T(Config);
   ASSERT_TRUE(T.upload());
   ASSERT_TRUE(T.launch());
