@@ -51,9 +51,7 @@ struct DataLayer::Buffer {
   /// loadRange()'s answers since the buffer was last written: (offset,
   /// bytes, stride, count, signed) -> (least, greatest), or none where the
   /// values cannot be read (pointer slots, an unsigned value >= 2^63).
-  std::map<std::tuple<uint64_t, unsigned, uint64_t, uint64_t, bool>,
-           std::optional<std::pair<int64_t, int64_t>>>
-      Scans;
+  std::map<ScanKey, std::optional<std::pair<int64_t, int64_t>>> Scans;
   /// Changes whenever the buffer is written (unique over all buffers).
   uint64_t Generation = 0;
 
@@ -759,7 +757,7 @@ bool DataLayer::loadRange(uintptr_t Addr, unsigned Bytes, uint64_t Stride,
     return It->second.has_value();
   }
   if (Scanning == ScanMode::Background) {
-    if (ScanQueued.emplace(J.Id, J.Off, Bytes, Stride, Count, Signed).second) {
+    if (ScanQueued.emplace(J.Id, scanKey(J)).second) {
       ScanQueue.push_back(J);
       if (!ScanThread.joinable())
         ScanThread = std::thread([this] { scanLoop(); });
@@ -772,8 +770,7 @@ bool DataLayer::loadRange(uintptr_t Addr, unsigned Bytes, uint64_t Stride,
   return rememberScan(J, Ok, Min, Max) && Ok;
 }
 
-std::tuple<uint64_t, unsigned, uint64_t, uint64_t, bool>
-DataLayer::scanKey(const ScanJob &J) {
+DataLayer::ScanKey DataLayer::scanKey(const ScanJob &J) {
   return std::make_tuple(J.Off, J.Bytes, J.Stride, J.Count, J.Signed);
 }
 
@@ -841,8 +838,7 @@ void DataLayer::scanLoop() {
     bool Ok = runScan(J, L, Min, Max);
     // A buffer written (or freed) meanwhile is read again at its next use.
     (void)rememberScan(J, Ok, Min, Max);
-    ScanQueued.erase(
-        std::make_tuple(J.Id, J.Off, J.Bytes, J.Stride, J.Count, J.Signed));
+    ScanQueued.erase({J.Id, scanKey(J)});
     ScanBusy = false;
     if (ScanQueue.empty())
       ScanIdle.notify_all();

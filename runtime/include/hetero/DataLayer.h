@@ -195,6 +195,9 @@ public:
 
 private:
   struct Buffer;
+  /// A loadRange() question about one buffer: (offset, bytes, stride,
+  /// count, signed).
+  using ScanKey = std::tuple<uint64_t, unsigned, uint64_t, uint64_t, bool>;
   using Lock = std::lock_guard<std::mutex>;
 
   // The helpers below run under Mutex, taken by the public functions.
@@ -248,7 +251,7 @@ private:
   };
   ScanMode Scanning = ScanMode::Off;
   std::vector<ScanJob> ScanQueue;
-  std::set<std::tuple<BufferId, uint64_t, unsigned, uint64_t, uint64_t, bool>>
+  std::set<std::pair<BufferId, ScanKey>>
       ScanQueued; // queued or running: not queued twice
   bool ScanStop = false;
   bool ScanBusy = false;
@@ -260,8 +263,7 @@ private:
   bool runScan(const ScanJob &J, std::unique_lock<std::mutex> &L, int64_t &Min,
                int64_t &Max);
   void scanLoop();
-  static std::tuple<uint64_t, unsigned, uint64_t, uint64_t, bool>
-  scanKey(const ScanJob &J);
+  static ScanKey scanKey(const ScanJob &J);
   /// Keeps J's answer (none where !Ok) with its buffer; false, keeping
   /// nothing, when the buffer went away or was written since J was made.
   bool rememberScan(const ScanJob &J, bool Ok, int64_t Min, int64_t Max);
