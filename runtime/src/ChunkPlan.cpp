@@ -75,8 +75,11 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
                      const std::vector<uintptr_t> &ArgBegins,
                      const std::vector<uint64_t> &TripCounts, DataLayer &Layer,
                      const std::vector<ChunkSpec> &Chunks,
-                     std::vector<ChunkSections> &Out, std::string &Reason) {
+                     std::vector<ChunkSections> &Out, std::string &Reason,
+                     std::vector<SectionLookup> *Lookups) {
   Out.assign(Chunks.size(), {});
+  if (Lookups)
+    Lookups->clear();
   std::map<BufferId, RangeSet> Written; // by earlier chunks
   for (size_t I = 0; I < Chunks.size(); ++I) {
     std::vector<WindowSection> Sections;
@@ -94,10 +97,19 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
         continue;
       }
       const DescExpr &BaseExpr = D.expr(D.accesses()[Acc].Base);
-      std::optional<BufferInfo> B =
-          BaseExpr.Kind == ExprKind::Arg && BaseExpr.Index < ArgBegins.size()
-              ? Layer.find(ArgBegins[BaseExpr.Index])
-              : Layer.findForPointer(S.Base);
+      SectionLookup Look;
+      Look.ForPointer =
+          BaseExpr.Kind != ExprKind::Arg || BaseExpr.Index >= ArgBegins.size();
+      Look.Addr = Look.ForPointer ? S.Base : ArgBegins[BaseExpr.Index];
+      Look.Found = Look.ForPointer ? Layer.findForPointer(Look.Addr)
+                                   : Layer.find(Look.Addr);
+      std::optional<BufferInfo> B = Look.Found;
+      if (Lookups && std::none_of(Lookups->begin(), Lookups->end(),
+                                  [&](const SectionLookup &L) {
+                                    return L.Addr == Look.Addr &&
+                                           L.ForPointer == Look.ForPointer;
+                                  }))
+        Lookups->push_back(std::move(Look));
       bool Write = S.Kind == AccessKind::Write;
       if (!B) {
         if (Write) {

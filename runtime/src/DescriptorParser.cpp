@@ -161,7 +161,7 @@ private:
     Out.Exprs.push_back(E);
     return static_cast<ExprId>(Out.Exprs.size() - 1);
   }
-  void noteArg(unsigned K) { Out.MaxArg = std::max(Out.MaxArg, int(K)); }
+  void noteArg(unsigned K) { Out.noteArg(K); }
 
   bool expr(ExprId &Id, unsigned Depth = 0);
   bool guard(DescGuard &G);

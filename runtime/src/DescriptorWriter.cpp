@@ -152,7 +152,7 @@ ExprId DescriptorBuilder::arg(unsigned K) {
   DescExpr E;
   E.Kind = ExprKind::Arg;
   E.Index = K;
-  D.MaxArg = std::max(D.MaxArg, int(K));
+  D.noteArg(K);
   return add(E);
 }
 
@@ -162,7 +162,7 @@ ExprId DescriptorBuilder::scalarArg(unsigned K, unsigned Bytes, bool Signed) {
   E.Index = K;
   E.Bytes = Bytes;
   E.Signed = Signed;
-  D.MaxArg = std::max(D.MaxArg, int(K));
+  D.noteArg(K);
   return add(E);
 }
 
@@ -278,7 +278,7 @@ void DescriptorBuilder::addAccess(const DescAccess &A) {
 }
 
 void DescriptorBuilder::addReduction(const DescReduction &R) {
-  D.MaxArg = std::max(D.MaxArg, int(R.Arg));
+  D.noteArg(R.Arg);
   D.Reductions.push_back(R);
 }
 

@@ -35,6 +35,7 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
   for (size_t A = 0; A < R.Args.size(); ++A)
     Env.Args.push_back(R.Args[A] + R.Offsets[A]);
   Env.Load = [this](uint64_t Addr, void *Dst, unsigned Bytes) {
+    ReadMemory = true;
     std::optional<BufferInfo> B = Layer.find(Addr);
     return B && Addr + Bytes <= B->base() + B->Size &&
            Layer.read(Dst, reinterpret_cast<const void *>(Addr), Bytes).ok();
@@ -42,6 +43,7 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
   Env.LoadRange = [this](uint64_t Addr, unsigned Bytes, uint64_t Stride,
                          uint64_t Count, bool Signed, int64_t &Min,
                          int64_t &Max) {
+    ReadMemory = true;
     return Layer.loadRange(Addr, Bytes, Stride, Count, Signed, Min, Max);
   };
   std::string Err;
@@ -63,9 +65,27 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
   std::vector<ChunkSpec> Specs;
   for (const Chunk &C : Chunks)
     Specs.push_back({C.Member, C.Lo, C.Hi});
+  SectionCache::Key Key;
+  Key.Desc = &D;
+  // Only arguments the descriptor reads: CG's axpy gets a new alpha each
+  // launch, which its sections never see.
+  for (unsigned A : D.argsUsed()) {
+    Key.Args.push_back(R.Args[A]);
+    Key.Offsets.push_back(R.Offsets[A]);
+  }
+  Key.Trips = Trips;
+  Key.Chunks = Specs;
   std::vector<ChunkSections> Sections;
-  if (!resolveSections(D, Env, R.Args, Trips, Layer, Specs, Sections, Reason))
-    return false;
+  if (!E.Sections.find(Key, Layer, Sections)) {
+    std::vector<SectionLookup> Lookups;
+    ReadMemory = false;
+    if (!resolveSections(D, Env, R.Args, Trips, Layer, Specs, Sections, Reason,
+                         &Lookups))
+      return false;
+    // Bounds read from memory hold only for what the memory held now.
+    if (!ReadMemory)
+      E.Sections.store(std::move(Key), std::move(Lookups), Sections);
+  }
   for (size_t C = 0; C < Chunks.size(); ++C)
     Chunks[C].Sections = std::move(Sections[C]);
   for (const DescReduction &Red : D.reductions())

@@ -60,6 +60,8 @@ private:
   /// copy (ChunkPartial::Result).
   std::vector<std::vector<uint64_t>> Partials;
   std::vector<MemberUsage> Usage; // per pool member
+  /// The descriptor read memory (Env's loads) since this was last cleared.
+  bool ReadMemory = false;
   /// split() was given one share chosen from several: its one chunk runs
   /// as a chunk, not whole.
   bool OneChosen = false;

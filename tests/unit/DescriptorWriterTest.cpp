@@ -80,6 +80,7 @@ TEST(DescriptorWriter, EveryConstructReadsBackEquivalent) {
   EXPECT_EQ(D.accesses().size(), 5u);
   EXPECT_EQ(D.maxArgIndex(), 6);
   KernelDescriptor Back = readBack(D);
+  EXPECT_EQ(Back.argsUsed(), D.argsUsed());
   EXPECT_TRUE(equivalent(D, Back)) << writeDescriptor(D) << "---\n"
                                    << writeDescriptor(Back);
   EXPECT_EQ(writeDescriptor(Back), writeDescriptor(D));

@@ -474,6 +474,53 @@ TEST_F(EngineFixture, EmptyLoopRunsNothing) {
   EXPECT_TRUE(E.launch(R));
 }
 
+// Sections found through memory (a gather's indices) hold only for what the
+// memory held: a launch after the indices changed resolves them again. Were
+// the first launch's sections reused, sim:0 would read the second third of
+// a, which it never received.
+TEST_F(EngineFixture, SectionsFoundThroughMemoryAreResolvedEachLaunch) {
+  // b[i] = a[idx[i]] for i in [0, n); args: a, b, n, idx (32-bit indices).
+  KernelDescriptor D =
+      parse("hetero-kernel 1\nsplit yes\nnest 1\n"
+            "loop 0 0 lt (sarg 2 4 1) 1\n"
+            "read 4 (arg 3) (* (c 0) 4)\n"
+            "read 8 (arg 0) (* (load (+ (arg 3) (* (c 0) 4)) 4 1) 8)\n"
+            "write 8 (arg 1) (* (c 0) 8)\n");
+  KernelTraits K = traits(D);
+  L.setScanMode(DataLayer::ScanMode::Sync); // each chunk's third of a
+  Back.Kernel = [](size_t, uint64_t Lo, uint64_t Hi,
+                   const std::vector<uintptr_t> &Args) {
+    auto *A = reinterpret_cast<const double *>(Args[0]);
+    auto *B = reinterpret_cast<double *>(Args[1]);
+    auto *Idx = reinterpret_cast<const int32_t *>(Args[3]);
+    for (uint64_t I = Lo; I < Hi; ++I)
+      B[I] = A[Idx[I]];
+    return true;
+  };
+  std::vector<double> V = initial(N);
+  void *A = upload(V), *B = upload(std::vector<double>(N));
+  std::vector<int32_t> Idx(N);
+  void *IdxBuf = L.allocate(N * sizeof(int32_t));
+  LaunchRequest R = request(K, A, B);
+  R.Args.push_back(reinterpret_cast<uintptr_t>(IdxBuf));
+  R.Offsets.push_back(0);
+  for (int Reversed = 0; Reversed < 2; ++Reversed) {
+    for (int I = 0; I < N; ++I)
+      Idx[I] = Reversed ? N - 1 - I : I;
+    ASSERT_TRUE(L.write(IdxBuf, Idx.data(), N * sizeof(int32_t)).ok());
+    ASSERT_TRUE(E.launch(R));
+    ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
+    EXPECT_GT(iterationsOf("sim:0"), 0u);
+    std::vector<double> Got = download(B);
+    for (int I = 0; I < N; ++I)
+      ASSERT_EQ(Got[I], V[Idx[I]])
+          << "launch " << Reversed << ", b[" << I << "]";
+  }
+  EXPECT_TRUE(L.release(A).ok());
+  EXPECT_TRUE(L.release(B).ok());
+  EXPECT_TRUE(L.release(IdxBuf).ok());
+}
+
 // A whole launch whose member fails runs again on the next member; one whose
 // member held the only copy of what it updated cannot.
 TEST_F(EngineFixture, WholeLaunchesRecoverOnceLikeSplitOnes) {

@@ -115,6 +115,7 @@ TEST(KernelDescriptor, ParsesEveryLineKind) {
   EXPECT_EQ(D.reductions()[0].Type, ReductionType::F64);
   EXPECT_EQ(D.reductions()[1].Op, ReductionOp::LogAnd);
   EXPECT_EQ(D.maxArgIndex(), 7);
+  EXPECT_EQ(D.argsUsed(), (std::vector<unsigned>{0, 1, 2, 3, 5, 6, 7}));
 }
 
 TEST(KernelDescriptor, ParenthesesNeedNoSpaces) {

@@ -19,6 +19,7 @@
 #include "hetero/WindowSections.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,17 +52,27 @@ struct ChunkSections {
   bool ReadAny = false;
 };
 
+/// A buffer lookup a resolution made: an argument's begin (find) or a
+/// computed base (findForPointer), and what the layer answered.
+struct SectionLookup {
+  uintptr_t Addr = 0;
+  bool ForPointer = false;
+  std::optional<BufferInfo> Found;
+};
+
 /// Resolves every chunk's sections. ArgBegins are the kernel arguments
 /// before libomptarget's offsets: a mapped pointer argument lies inside its
 /// buffer, while the base the kernel computes with (a section a[lo:len] is
 /// passed as &a[0]) may lie far outside it, so an access whose base is an
 /// argument is resolved through that argument's buffer. False, with the
-/// reason, when the kernel must run unsplit.
+/// reason, when the kernel must run unsplit. Lookups, where given, receives
+/// each distinct lookup of the layer the answer depends on.
 bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
                      const std::vector<uintptr_t> &ArgBegins,
                      const std::vector<uint64_t> &TripCounts, DataLayer &Layer,
                      const std::vector<ChunkSpec> &Chunks,
-                     std::vector<ChunkSections> &Out, std::string &Reason);
+                     std::vector<ChunkSections> &Out, std::string &Reason,
+                     std::vector<SectionLookup> *Lookups = nullptr);
 
 } // namespace hetero
 

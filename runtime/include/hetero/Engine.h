@@ -38,6 +38,7 @@
 #include "hetero/KernelStats.h"
 #include "hetero/Policy.h"
 #include "hetero/Pool.h"
+#include "hetero/SectionCache.h"
 #include "hetero/Settings.h"
 #include "hetero/ShareModel.h"
 #include "hetero/TeamsTrial.h"
@@ -117,6 +118,9 @@ private:
   /// that member had no room.
   std::vector<TeamsTrial::Pick> Shapes;
   IndirectFunctions Indirect;
+  /// Recent splits' sections, answered again where nothing they came from
+  /// changed (LaunchRun::plan).
+  SectionCache Sections;
   KernelStats Stats;
   KernelStats::Launch Last;
   // One launch at a time, so that the bytes copied during a launch are its.

@@ -84,6 +84,7 @@
 
 #include "hetero/Reduction.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -191,6 +192,9 @@ public:
   /// Highest argument index any expression or reduction uses (to check
   /// against the launch's argument count); -1 when none.
   int maxArgIndex() const { return MaxArg; }
+  /// The argument indices any expression or reduction uses, ascending:
+  /// what of a launch's arguments its sections can depend on.
+  const std::vector<unsigned> &argsUsed() const { return ArgsUsed; }
 
   const DescExpr &expr(ExprId Id) const { return Exprs[Id]; }
   /// The expression in the descriptor's syntax.
@@ -218,6 +222,13 @@ private:
   std::vector<DescReduction> Reductions;
   std::vector<DescExpr> Exprs;
   int MaxArg = -1;
+  std::vector<unsigned> ArgsUsed;
+  void noteArg(unsigned K) {
+    MaxArg = std::max(MaxArg, int(K));
+    auto It = std::lower_bound(ArgsUsed.begin(), ArgsUsed.end(), K);
+    if (It == ArgsUsed.end() || *It != K)
+      ArgsUsed.insert(It, K);
+  }
 
   friend class DescriptorParser;
   friend class DescriptorBuilder;

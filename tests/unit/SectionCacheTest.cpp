@@ -1,0 +1,139 @@
+//===- SectionCacheTest.cpp - Sections of recent split plans --------------===//
+//
+// The cache answers a launch only while everything its sections came from
+// is the same; a buffer of its own that the layer answers otherwise (freed,
+// remapped) drops the entry. The engine's side (nothing read through memory
+// is kept) is in EngineTest.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "hetero/SectionCache.h"
+#include "hetero/DataLayer.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace hetero;
+
+namespace {
+
+// b[i] = a[i] + a[i+1] for i in [0, n); args: a, b, n.
+const char *PairDesc = "hetero-kernel 1\n"
+                       "split yes\n"
+                       "nest 1\n"
+                       "loop 0 0 lt (sarg 2 4 1) 1\n"
+                       "read 8 (arg 0) (* (c 0) 8)\n"
+                       "read 8 (arg 0) (* (+ (c 0) 1) 8)\n"
+                       "write 8 (arg 1) (* (c 0) 8)\n";
+
+struct SectionCacheTest : ::testing::Test {
+  DataLayer L;
+  KernelDescriptor D;
+  void *A = nullptr, *B = nullptr;
+  const uint64_t N = 100;
+  SectionCache::Key K;
+  DescEnv Env;
+
+  void SetUp() override {
+    std::string Err;
+    ASSERT_TRUE(KernelDescriptor::parse(PairDesc, D, Err)) << Err;
+    A = L.allocate((N + 1) * 8);
+    B = L.allocate(N * 8);
+    K.Desc = &D;
+    K.Args = {reinterpret_cast<uintptr_t>(A), reinterpret_cast<uintptr_t>(B),
+              N};
+    K.Offsets = {0, 0, 0};
+    K.Trips = {N};
+    K.Chunks = {{0, 0, 50}, {1, 50, N}};
+    Env.Args = K.Args;
+  }
+  /// Resolves K's sections and stores them.
+  std::vector<ChunkSections> resolveAndStore(SectionCache &C) {
+    std::vector<ChunkSections> S;
+    std::vector<SectionLookup> Lookups;
+    std::string Why;
+    EXPECT_TRUE(
+        resolveSections(D, Env, K.Args, K.Trips, L, K.Chunks, S, Why, &Lookups))
+        << Why;
+    EXPECT_EQ(Lookups.size(), 2u); // a and b, once each
+    C.store(K, Lookups, S);
+    return S;
+  }
+};
+
+TEST_F(SectionCacheTest, AnswersTheSameLaunchAgain) {
+  SectionCache C;
+  std::vector<ChunkSections> Resolved = resolveAndStore(C), Got;
+  ASSERT_TRUE(C.find(K, L, Got));
+  ASSERT_EQ(Got.size(), Resolved.size());
+  for (size_t I = 0; I < Got.size(); ++I) {
+    ASSERT_EQ(Got[I].Buffers.size(), Resolved[I].Buffers.size());
+    for (size_t J = 0; J < Got[I].Buffers.size(); ++J) {
+      EXPECT_EQ(Got[I].Buffers[J].B.Id, Resolved[I].Buffers[J].B.Id);
+      EXPECT_EQ(Got[I].Buffers[J].Read.ranges(),
+                Resolved[I].Buffers[J].Read.ranges());
+      EXPECT_EQ(Got[I].Buffers[J].Write.ranges(),
+                Resolved[I].Buffers[J].Write.ranges());
+    }
+  }
+  // Chunk 1 reads a[50, 101): 8 * 51 bytes from byte 400.
+  EXPECT_EQ(Got[1].Buffers[0].Read.ranges(), (std::vector<Range>{{400, 808}}));
+
+  // Anything else the sections came from asks again.
+  SectionCache::Key Other = K;
+  Other.Chunks[0].Hi = Other.Chunks[1].Lo = 51;
+  EXPECT_FALSE(C.find(Other, L, Got));
+  Other = K;
+  Other.Offsets[0] = 8;
+  EXPECT_FALSE(C.find(Other, L, Got));
+  Other = K;
+  Other.Args[2] = N - 1;
+  EXPECT_FALSE(C.find(Other, L, Got));
+  Other = K;
+  std::swap(Other.Args[0], Other.Args[1]);
+  EXPECT_FALSE(C.find(Other, L, Got));
+  EXPECT_EQ(C.size(), 1u);
+  EXPECT_TRUE(C.find(K, L, Got));
+}
+
+TEST_F(SectionCacheTest, ABufferOfItsOwnThatChangedDropsTheEntry) {
+  SectionCache C;
+  resolveAndStore(C);
+  std::vector<ChunkSections> Got;
+  // Other buffers come and go (a reduction variable every launch).
+  void *S = L.allocate(8);
+  ASSERT_TRUE(L.release(S).ok());
+  EXPECT_TRUE(C.find(K, L, Got));
+  // One of its own goes: the entry with it.
+  ASSERT_TRUE(L.release(B).ok());
+  EXPECT_FALSE(C.find(K, L, Got));
+  EXPECT_EQ(C.size(), 0u);
+  B = L.allocate(N * 8);
+  K.Args[1] = reinterpret_cast<uintptr_t>(B);
+  Env.Args = K.Args;
+  resolveAndStore(C);
+  // Host-resident now: the same buffer, answered otherwise.
+  L.setHostResident(A);
+  EXPECT_FALSE(C.find(K, L, Got));
+}
+
+TEST_F(SectionCacheTest, KeepsTheMostRecentlyUsed) {
+  SectionCache C;
+  resolveAndStore(C);
+  std::vector<ChunkSections> Got;
+  SectionCache::Key Other = K;
+  for (size_t I = 1; I < SectionCache::Capacity; ++I) {
+    Other.Offsets[2] = static_cast<ptrdiff_t>(I);
+    C.store(Other, {}, {});
+  }
+  EXPECT_EQ(C.size(), SectionCache::Capacity);
+  EXPECT_TRUE(C.find(K, L, Got)); // now the most recent
+  Other.Offsets[2] = -1;
+  C.store(Other, {}, {});
+  EXPECT_EQ(C.size(), SectionCache::Capacity);
+  EXPECT_TRUE(C.find(K, L, Got));
+  Other.Offsets[2] = 1; // the least recently used: gone
+  EXPECT_FALSE(C.find(Other, L, Got));
+}
+
+} // namespace
