@@ -44,13 +44,27 @@ TEST(TeamsTrial, DefaultThenEachCandidateThenTheFastest) {
     Seen.push_back(P.Fraction);
     Trials.push_back(P.Trial);
   }
-  std::vector<double> Want = {0,        0,       0,    1.0 / 8, 1.0 / 4,
-                              1.0 / 16, 1.0 / 2, 0.25, 0.25,    0.25};
+  std::vector<double> Want = {0,       0,        0,    1.0 / 2, 1.0 / 4,
+                              1.0 / 8, 1.0 / 16, 0.25, 0.25,    0.25};
   EXPECT_EQ(Seen, Want);
   std::vector<bool> WantTrials = {false, false, false, true,  true,
                                   true,  true,  false, false, false};
   EXPECT_EQ(Trials, WantTrials);
   EXPECT_EQ(T.note("k#17", 0), "1/4:0.50x");
+}
+
+TEST(TeamsTrial, AFarSlowerCandidateEndsTheTrial) {
+  TeamsTrial T(true);
+  // A streaming kernel: each halving of the grid slows it down; 1/4 is
+  // 1.6x the default, and 1/8 and 1/16 never run.
+  auto Time = [](double F) {
+    return F == 0 ? 1e-9 : F == 0.5 ? 1.05e-9 : 1.6e-9;
+  };
+  std::vector<double> Seen;
+  for (int L = 0; L < 8; ++L)
+    Seen.push_back(launch(T, Time).Fraction);
+  EXPECT_EQ(Seen, (std::vector<double>{0, 0, 0, 1.0 / 2, 1.0 / 4, 0, 0, 0}));
+  EXPECT_EQ(T.note("k#17", 0), "default");
 }
 
 TEST(TeamsTrial, ACandidateMustBeatTheDefaultByThreePercent) {
@@ -103,15 +117,15 @@ TEST(TeamsTrial, CandidatesWaitUntilTheKernelHasRunTrialAfter) {
   std::vector<double> Seen;
   for (int L = 0; L < 10; ++L)
     Seen.push_back(launch(T, Time).Fraction);
-  EXPECT_EQ(Seen, (std::vector<double>{0, 0, 0, 0, 0, 1.0 / 8, 1.0 / 4,
-                                       1.0 / 16, 1.0 / 2, 0}));
+  EXPECT_EQ(Seen, (std::vector<double>{0, 0, 0, 0, 0, 1.0 / 2, 1.0 / 4, 1.0 / 8,
+                                       1.0 / 16, 0}));
   // Launches that never add up to TrialAfter: candidates from launch 41
   // (the 40 before are TrialAfterLaunches).
   TeamsTrial Long(true, 1.0);
   for (unsigned L = 0; L < TeamsTrial::TrialAfterLaunches; ++L)
     EXPECT_FALSE(launch(Long, Time).Trial);
   EXPECT_EQ(Long.note("k#17", 0), "trial");
-  EXPECT_EQ(launch(Long, Time).Fraction, 1.0 / 8);
+  EXPECT_EQ(launch(Long, Time).Fraction, 1.0 / 2);
   // A short run of such a kernel never tries.
   TeamsTrial Short(true, 1.0);
   for (unsigned L = 0; L < 20; ++L)
@@ -190,8 +204,8 @@ TEST(TeamsTrial, TheEngineHandsTheGridToTheGpusChunksOnly) {
       EXPECT_EQ(F, 0);
   ASSERT_EQ(Gpu.size(), 8u);
   EXPECT_EQ(Gpu[2], 0);
-  EXPECT_EQ(Gpu[3], 1.0 / 8);
-  EXPECT_EQ(Gpu[6], 1.0 / 2);
+  EXPECT_EQ(Gpu[3], 1.0 / 2);
+  EXPECT_EQ(Gpu[6], 1.0 / 16);
 }
 
 TEST(TeamsTrial, FixedSharesAndOmpNumTeamsKeepTheDefaultGrid) {

@@ -12,9 +12,13 @@
 // Contract:
 //   - A shape is a fraction of the GPU's resident threads (its SM count times
 //     the threads an SM holds) that the chunk's teams fill, or 0 for the
-//     back end's default grid. Candidates: 1/8, 1/4, 1/16, 1/2, tried in
+//     back end's default grid. Candidates: 1/2, 1/4, 1/8, 1/16, tried in
 //     that order, as teams of the kernel's thread limit (else 128); one is
 //     tried only where the chunk has an iteration for each of its threads.
+//     One that takes more than StopAbove times the default's time per
+//     iteration ends the trial: the kernel wants the whole GPU, and the
+//     smaller grids would only lose more (2-D Jacobi at 16384^2 on an H200:
+//     1/4 takes 1.6x, 1/8 2.8x, 1/16 5.3x, together 5% of a 100-sweep run).
 //   - Per (kernel key, member): launch 1 runs the default and is not timed
 //     (first-touch copies, module load); launches 2 and 3 time the default;
 //     then each candidate runs once, but only once the member has spent
@@ -49,8 +53,8 @@ namespace hetero {
 
 class TeamsTrial {
 public:
-  static constexpr std::array<double, 4> Candidates = {1.0 / 8, 1.0 / 4,
-                                                       1.0 / 16, 1.0 / 2};
+  static constexpr std::array<double, 4> Candidates = {1.0 / 2, 1.0 / 4,
+                                                       1.0 / 8, 1.0 / 16};
   /// Launches before the first candidate (the first is not timed).
   static constexpr unsigned DefaultLaunches = 3;
   /// Launches after which candidates run whatever time they took: the four
@@ -58,6 +62,8 @@ public:
   static constexpr unsigned TrialAfterLaunches = 40;
   /// How much faster than the default a candidate must be to be kept.
   static constexpr double KeepBelow = 0.97;
+  /// A candidate this much slower than the default ends the trial.
+  static constexpr double StopAbove = 1.25;
 
   /// TrialAfter: seconds member M runs a kernel with the default grid, in
   /// this run, before it tries a candidate (unless it has run it
