@@ -71,6 +71,10 @@ CASES = {
                    r"([\d.]+) G interactions/s", "Ginter/s", True),
     "stream-2e28": ("stream", ["268435456", "20"], ["16777216", "10"],
                     r"([\d.]+) GB/s", "GB/s", True),
+    # 16.7M rows, 84M nonzeros: past NPB-CG class C (150k rows, ~37M
+    # nonzeros); the 1M-row "cg" is latency-bound on one GPU already.
+    "cg-4k": ("cg", ["4096", "100"], ["512", "50"],
+              r"([\d.]+) ms per iteration", "ms/iter", False),
 }
 DEFAULT_CASES = ["jacobi", "jacobi-16k", "jacobi-rows", "himeno", "nbody",
                  "cg", "stream", "launch", "launch-red"]
@@ -81,6 +85,7 @@ SCALING_TARGETS = {
     "nbody-512k": {2: 1.95, 4: 3.9, 8: 7.6},
     "stream-2e28": {2: 1.9, 4: 3.7, 8: 7.0},
     "cg": {2: 1.6, 4: 3.2, 8: 5.5},
+    "cg-4k": {2: 1.6, 4: 3.2, 8: 5.5},
 }
 REDUCTION_FIELDS = {"gosa": 1e-6, "rnorm": 1e-6, "dot": 1e-9}
 BASELINE = "stock"

@@ -164,7 +164,7 @@ if [ "$what" = scaling ]; then
   configs=stock
   for g in $(seq 1 "$ngpu"); do configs=$configs,hetero-gpus$g; done
   python3 "$here/tools/bench.py" --bin "$here/bin" --out "$res" --plot \
-    --cases jacobi-16k,himeno,nbody-512k,stream-2e28,cg \
+    --cases jacobi-16k,himeno,nbody-512k,stream-2e28,cg,cg-4k \
     --configs "$configs,hetero" ${BENCH_ARGS:-} | tee "$res/scaling.txt"
   rc=${PIPESTATUS[0]}
 fi
