@@ -13,6 +13,9 @@
 //     every buffer lookup the resolution made (SectionLookup), asked again of
 //     the layer: buffers mapped and freed meanwhile elsewhere (a reduction
 //     variable each launch) do not matter, one of its own that changed does.
+//   - The descriptor is compared by address: the plugin keeps every
+//     kernel's descriptor until the pool ends (BackEnds::Kernels), so one
+//     address names one descriptor for the cache's life.
 //   - The caller stores only sections that read no memory to find their
 //     bounds (a CSR row's extent, a pointer kept in a buffer): memory the
 //     program may have written since.
