@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -205,7 +206,14 @@ TEST(TeamsTrial, TheEngineHandsTheGridToTheGpusChunksOnly) {
   ASSERT_EQ(Gpu.size(), 8u);
   EXPECT_EQ(Gpu[2], 0);
   EXPECT_EQ(Gpu[3], 1.0 / 2);
-  EXPECT_EQ(Gpu[6], 1.0 / 16);
+  // The launches take what the clock says, so whether a later candidate
+  // runs is the trial's call (a far slower one ends it); each grid the GPU
+  // gets is the default or a candidate.
+  for (double F : Gpu)
+    EXPECT_TRUE(F == 0 || std::find(TeamsTrial::Candidates.begin(),
+                                    TeamsTrial::Candidates.end(),
+                                    F) != TeamsTrial::Candidates.end())
+        << F;
 }
 
 TEST(TeamsTrial, FixedSharesAndOmpNumTeamsKeepTheDefaultGrid) {
