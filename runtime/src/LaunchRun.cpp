@@ -75,13 +75,16 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
   }
   Key.Trips = Trips;
   Key.Chunks = Specs;
-  std::vector<ChunkSections> Sections;
+  SectionCache::Shared Sections;
   if (!E.Sections.find(Key, Layer, Sections)) {
+    std::vector<ChunkSections> Resolved;
     std::vector<SectionLookup> Lookups;
     ReadMemory = false;
-    if (!resolveSections(D, Env, R.Args, Trips, Layer, Specs, Sections, Reason,
+    if (!resolveSections(D, Env, R.Args, Trips, Layer, Specs, Resolved, Reason,
                          &Lookups))
       return false;
+    for (ChunkSections &S : Resolved)
+      Sections.push_back(std::make_shared<const ChunkSections>(std::move(S)));
     // Bounds read from memory hold only for what the memory held now.
     if (!ReadMemory)
       E.Sections.store(std::move(Key), std::move(Lookups), Sections);
@@ -169,10 +172,10 @@ Status LaunchRun::prepare(Chunk &C) {
 Status LaunchRun::prepareSections(Chunk &C) {
   NodeId Node = member(C.Member).Node;
   // Globals are read without being passed; split kernels never write them.
-  for (const BufferInfo &B : C.Sections.ReadAny ? Reachable : Externals)
+  for (const BufferInfo &B : C.Sections->ReadAny ? Reachable : Externals)
     if (Status S = Layer.makeValid(Node, B.Id, 0, B.Size); !S)
       return S;
-  for (const BufferAccess &A : C.Sections.Buffers) {
+  for (const BufferAccess &A : C.Sections->Buffers) {
     // Write sections too: they over-approximate what the chunk writes, and
     // afterwards they are valid on this node only.
     RangeSet Need = A.Read;
@@ -335,7 +338,7 @@ Status LaunchRun::checkRerunnable(size_t M, const Chunk &C) {
         return LivedThere();
     return Status();
   }
-  for (const BufferAccess &A : C.Sections.Buffers) {
+  for (const BufferAccess &A : C.Sections->Buffers) {
     RangeSet Only = Layer.validOnlyOn(Node, A.B.Id);
     for (const Range &W : A.Write.ranges())
       for (const Range &Rd : A.Read.intersect(W.Lo, W.Hi))
@@ -351,8 +354,9 @@ Status LaunchRun::evacuate(size_t M, const std::vector<size_t> &Again) {
   for (const BufferInfo &B : Reachable)
     Touched.push_back(B.Id);
   for (size_t C : Again) {
-    for (const BufferAccess &A : Chunks[C].Sections.Buffers)
-      Touched.push_back(A.B.Id);
+    if (Chunks[C].Sections)
+      for (const BufferAccess &A : Chunks[C].Sections->Buffers)
+        Touched.push_back(A.B.Id);
     Touched.insert(Touched.end(), Chunks[C].Touched.begin(),
                    Chunks[C].Touched.end());
     if (Chunks[C].Member == M)
@@ -453,7 +457,7 @@ void LaunchRun::finish() {
       Layer.releaseWhole(Node, Chunks[C].Touched);
       continue;
     }
-    for (const BufferAccess &A : Chunks[C].Sections.Buffers)
+    for (const BufferAccess &A : Chunks[C].Sections->Buffers)
       for (const Range &W : A.Write.ranges())
         Layer.markWritten(Node, A.B.Id, W.Lo, W.Hi);
   }

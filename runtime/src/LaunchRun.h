@@ -12,6 +12,7 @@
 #include "hetero/ChunkPlan.h"
 #include "hetero/Engine.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,9 @@ private:
     size_t Member = 0; // pool index
     uint64_t Lo = 0, Hi = 0;
     bool Whole = false;
-    ChunkSections Sections;        // a split's chunk
+    /// A split's chunk's (shared with the section cache); null for a
+    /// whole one.
+    std::shared_ptr<const ChunkSections> Sections;
     std::vector<BufferId> Touched; // a whole chunk
     std::vector<uintptr_t> NodeArgs;
   };

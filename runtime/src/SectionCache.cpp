@@ -33,8 +33,7 @@ bool SectionCache::Key::operator==(const Key &O) const {
          Trips == O.Trips && sameChunks(Chunks, O.Chunks);
 }
 
-bool SectionCache::find(const Key &K, const DataLayer &Layer,
-                        std::vector<ChunkSections> &Out) {
+bool SectionCache::find(const Key &K, const DataLayer &Layer, Shared &Out) {
   std::lock_guard<std::mutex> L(Mutex);
   auto It = std::find_if(Entries.begin(), Entries.end(),
                          [&](const Entry &E) { return E.K == K; });
@@ -53,7 +52,7 @@ bool SectionCache::find(const Key &K, const DataLayer &Layer,
 }
 
 void SectionCache::store(Key K, std::vector<SectionLookup> Lookups,
-                         std::vector<ChunkSections> Sections) {
+                         Shared Sections) {
   std::lock_guard<std::mutex> L(Mutex);
   auto It = std::find_if(Entries.begin(), Entries.end(),
                          [&](const Entry &E) { return E.K == K; });

@@ -48,7 +48,7 @@ struct SectionCacheTest : ::testing::Test {
     Env.Args = K.Args;
   }
   /// Resolves K's sections and stores them.
-  std::vector<ChunkSections> resolveAndStore(SectionCache &C) {
+  SectionCache::Shared resolveAndStore(SectionCache &C) {
     std::vector<ChunkSections> S;
     std::vector<SectionLookup> Lookups;
     std::string Why;
@@ -56,28 +56,24 @@ struct SectionCacheTest : ::testing::Test {
         resolveSections(D, Env, K.Args, K.Trips, L, K.Chunks, S, Why, &Lookups))
         << Why;
     EXPECT_EQ(Lookups.size(), 2u); // a and b, once each
-    C.store(K, Lookups, S);
-    return S;
+    SectionCache::Shared Shared;
+    for (ChunkSections &One : S)
+      Shared.push_back(std::make_shared<const ChunkSections>(std::move(One)));
+    C.store(K, Lookups, Shared);
+    return Shared;
   }
 };
 
 TEST_F(SectionCacheTest, AnswersTheSameLaunchAgain) {
   SectionCache C;
-  std::vector<ChunkSections> Resolved = resolveAndStore(C), Got;
+  SectionCache::Shared Resolved = resolveAndStore(C), Got;
   ASSERT_TRUE(C.find(K, L, Got));
-  ASSERT_EQ(Got.size(), Resolved.size());
-  for (size_t I = 0; I < Got.size(); ++I) {
-    ASSERT_EQ(Got[I].Buffers.size(), Resolved[I].Buffers.size());
-    for (size_t J = 0; J < Got[I].Buffers.size(); ++J) {
-      EXPECT_EQ(Got[I].Buffers[J].B.Id, Resolved[I].Buffers[J].B.Id);
-      EXPECT_EQ(Got[I].Buffers[J].Read.ranges(),
-                Resolved[I].Buffers[J].Read.ranges());
-      EXPECT_EQ(Got[I].Buffers[J].Write.ranges(),
-                Resolved[I].Buffers[J].Write.ranges());
-    }
-  }
-  // Chunk 1 reads a[50, 101): 8 * 51 bytes from byte 400.
-  EXPECT_EQ(Got[1].Buffers[0].Read.ranges(), (std::vector<Range>{{400, 808}}));
+  EXPECT_EQ(Got, Resolved); // the same sections, not copies
+  // Chunk 1 reads a[50, 101): 8 * 51 bytes from byte 400; writes b[50, 100).
+  ASSERT_EQ(Got[1]->Buffers.size(), 2u);
+  EXPECT_EQ(Got[1]->Buffers[0].Read.ranges(), (std::vector<Range>{{400, 808}}));
+  EXPECT_EQ(Got[1]->Buffers[1].Write.ranges(),
+            (std::vector<Range>{{400, 800}}));
 
   // Anything else the sections came from asks again.
   SectionCache::Key Other = K;
@@ -99,7 +95,7 @@ TEST_F(SectionCacheTest, AnswersTheSameLaunchAgain) {
 TEST_F(SectionCacheTest, ABufferOfItsOwnThatChangedDropsTheEntry) {
   SectionCache C;
   resolveAndStore(C);
-  std::vector<ChunkSections> Got;
+  SectionCache::Shared Got;
   // Other buffers come and go (a reduction variable every launch).
   void *S = L.allocate(8);
   ASSERT_TRUE(L.release(S).ok());
@@ -120,7 +116,7 @@ TEST_F(SectionCacheTest, ABufferOfItsOwnThatChangedDropsTheEntry) {
 TEST_F(SectionCacheTest, KeepsTheMostRecentlyUsed) {
   SectionCache C;
   resolveAndStore(C);
-  std::vector<ChunkSections> Got;
+  SectionCache::Shared Got;
   SectionCache::Key Other = K;
   for (size_t I = 1; I < SectionCache::Capacity; ++I) {
     Other.Offsets[2] = static_cast<ptrdiff_t>(I);

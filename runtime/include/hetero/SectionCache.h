@@ -33,6 +33,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -55,19 +56,21 @@ public:
     bool operator==(const Key &O) const;
   };
 
-  /// The sections stored under K (a copy), where Layer still answers each of
-  /// their lookups alike; an entry it answers otherwise is dropped.
-  bool find(const Key &K, const DataLayer &Layer,
-            std::vector<ChunkSections> &Out);
-  void store(Key K, std::vector<SectionLookup> Lookups,
-             std::vector<ChunkSections> Sections);
+  /// Per chunk, its sections: shared, not copied (a launch only reads
+  /// them).
+  using Shared = std::vector<std::shared_ptr<const ChunkSections>>;
+
+  /// The sections stored under K, where Layer still answers each of their
+  /// lookups alike; an entry it answers otherwise is dropped.
+  bool find(const Key &K, const DataLayer &Layer, Shared &Out);
+  void store(Key K, std::vector<SectionLookup> Lookups, Shared Sections);
   size_t size() const;
 
 private:
   struct Entry {
     Key K;
     std::vector<SectionLookup> Lookups;
-    std::vector<ChunkSections> Sections;
+    Shared Sections;
   };
   mutable std::mutex Mutex;
   std::list<Entry> Entries; // most recently used first
