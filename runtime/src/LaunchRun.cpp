@@ -62,11 +62,10 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
       return false;
     }
   Externals = Layer.externalBuffers();
-  std::vector<ChunkSpec> Specs;
-  for (const Chunk &C : Chunks)
-    Specs.push_back({C.Member, C.Lo, C.Hi});
   SectionCache::Key Key;
   Key.Desc = &D;
+  for (const Chunk &C : Chunks)
+    Key.Chunks.push_back({C.Member, C.Lo, C.Hi});
   // Only arguments the descriptor reads: CG's axpy gets a new alpha each
   // launch, which its sections never see.
   for (unsigned A : D.argsUsed()) {
@@ -74,14 +73,13 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
     Key.Offsets.push_back(R.Offsets[A]);
   }
   Key.Trips = Trips;
-  Key.Chunks = Specs;
   SectionCache::Shared Sections;
   if (!E.Sections.find(Key, Layer, Sections)) {
     std::vector<ChunkSections> Resolved;
     std::vector<SectionLookup> Lookups;
     ReadMemory = false;
-    if (!resolveSections(D, Env, R.Args, Trips, Layer, Specs, Resolved, Reason,
-                         &Lookups))
+    if (!resolveSections(D, Env, R.Args, Trips, Layer, Key.Chunks, Resolved,
+                         Reason, &Lookups))
       return false;
     for (ChunkSections &S : Resolved)
       Sections.push_back(std::make_shared<const ChunkSections>(std::move(S)));

@@ -9,15 +9,6 @@ namespace hetero {
 
 namespace {
 
-bool sameChunks(const std::vector<ChunkSpec> &A,
-                const std::vector<ChunkSpec> &B) {
-  return std::equal(A.begin(), A.end(), B.begin(), B.end(),
-                    [](const ChunkSpec &X, const ChunkSpec &Y) {
-                      return X.Member == Y.Member && X.Lo == Y.Lo &&
-                             X.Hi == Y.Hi;
-                    });
-}
-
 bool sameBuffer(const std::optional<BufferInfo> &A,
                 const std::optional<BufferInfo> &B) {
   if (!A || !B)
@@ -30,7 +21,7 @@ bool sameBuffer(const std::optional<BufferInfo> &A,
 
 bool SectionCache::Key::operator==(const Key &O) const {
   return Desc == O.Desc && Args == O.Args && Offsets == O.Offsets &&
-         Trips == O.Trips && sameChunks(Chunks, O.Chunks);
+         Trips == O.Trips && Chunks == O.Chunks;
 }
 
 bool SectionCache::find(const Key &K, const DataLayer &Layer, Shared &Out) {

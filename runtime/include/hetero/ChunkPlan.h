@@ -28,6 +28,9 @@ namespace hetero {
 struct ChunkSpec {
   size_t Member = 0; // index into the caller's member list
   uint64_t Lo = 0, Hi = 0;
+  bool operator==(const ChunkSpec &O) const {
+    return Member == O.Member && Lo == O.Lo && Hi == O.Hi;
+  }
 };
 
 /// Splits [0, Total) into contiguous chunks in iteration order: member I gets
