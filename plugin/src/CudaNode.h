@@ -2,6 +2,8 @@
 #ifndef HETERO_PLUGIN_CUDANODE_H
 #define HETERO_PLUGIN_CUDANODE_H
 
+#include "CudaIndexRange.h"
+
 #include "hetero/MemoryNode.h"
 
 #include "omptarget.h"
@@ -35,7 +37,8 @@ class CudaNodeOps : public NodeOps {
 public:
   CudaNodeOps(llvm::omp::target::plugin::GenericPluginTy &Cuda, int Device,
               int Part = -1, uint64_t Capacity = 0)
-      : Cuda(Cuda), Device(Device), Part(Part), Capacity(Capacity) {}
+      : Cuda(Cuda), Device(Device), Part(Part), Capacity(Capacity),
+        IndexRange(Cuda, Device) {}
   ~CudaNodeOps() override;
   NodeKind kind() const override { return NodeKind::Gpu; }
   std::string name() const override;
@@ -51,6 +54,12 @@ public:
   bool queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
                          size_t Size) override;
   bool waitQueuedCopies() override;
+  /// By a kernel on this GPU (CudaIndexRange.h).
+  Scan scanValues(const void *Ptr, unsigned Bytes, uint64_t Stride,
+                  uint64_t Count, bool Signed, int64_t &Min,
+                  int64_t &Max) override {
+    return IndexRange.scan(Ptr, Bytes, Stride, Count, Signed, Min, Max);
+  }
 
   static constexpr size_t StagedMin = size_t(8) << 20;
   /// The first staged copy sets the staging up: CG's 8 MiB result, into
@@ -79,6 +88,7 @@ private:
   std::mutex StageMutex; // one staged copy at a time on this node
   char *Stage[2] = {nullptr, nullptr};
   bool StageUnavailable = false;
+  CudaIndexRange IndexRange;
 };
 
 } // namespace hetero

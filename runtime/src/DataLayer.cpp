@@ -315,14 +315,18 @@ Status DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
   return Status();
 }
 
+bool DataLayer::mayHoldPointers(const Buffer &B, uint64_t Lo, uint64_t Hi) {
+  // A pointer slot reads as its hetero address, which only the host's view
+  // has; a pointer-sized buffer may hold one a kernel stored.
+  return B.Size == sizeof(void *) ||
+         B.PointerSlots.lower_bound(Lo >= 7 ? Lo - 7 : 0) !=
+             B.PointerSlots.lower_bound(Hi);
+}
+
 bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
                            Status &Result) {
   uint64_t Hi = Off + Size;
-  // A pointer slot reads as its hetero address, which only the host's view
-  // has; a pointer-sized buffer may hold one a kernel stored.
-  if (B.Size == sizeof(void *) ||
-      B.PointerSlots.lower_bound(Off >= 7 ? Off - 7 : 0) !=
-          B.PointerSlots.lower_bound(Hi))
+  if (mayHoldPointers(B, Off, Hi))
     return false;
   char *Out = static_cast<char *>(Dst);
   // Host first (a memcpy), then the other nodes in order; bytes valid
@@ -756,6 +760,14 @@ bool DataLayer::loadRange(uintptr_t Addr, unsigned Bytes, uint64_t Stride,
       std::tie(Min, Max) = *It->second;
     return It->second.has_value();
   }
+  // A node that reads the values where they lie (a GPU's kernel: a fraction
+  // of a millisecond for CG's 336 MB of column indices, where the copy to
+  // the host and the scan there took 130 ms) answers at once, in the
+  // background mode too.
+  if (std::optional<bool> Ok = scanInPlace(J, Min, Max))
+    return rememberScan(J, *Ok, Min, Max) && *Ok;
+  if (Scanning == ScanMode::InPlace)
+    return false; // nothing crosses to the host: the caller reads it whole
   if (Scanning == ScanMode::Background) {
     if (ScanQueued.emplace(J.Id, scanKey(J)).second) {
       ScanQueue.push_back(J);
@@ -784,6 +796,34 @@ bool DataLayer::rememberScan(const ScanJob &J, bool Ok, int64_t Min,
   B->Scans.emplace(scanKey(J), Ok ? std::make_optional(std::make_pair(Min, Max))
                                   : std::nullopt);
   return true;
+}
+
+std::optional<bool> DataLayer::scanInPlace(const ScanJob &J, int64_t &Min,
+                                           int64_t &Max) {
+  Buffer *B = byId(J.Id);
+  uint64_t Hi = J.Off + J.Stride * (J.Count - 1) + J.Bytes;
+  if (!B || B->Generation != J.Generation || mayHoldPointers(*B, J.Off, Hi))
+    return std::nullopt;
+  bool Waited = false;
+  for (NodeId N = HostNode + 1; N < NodeId(B->NodePtr.size()); ++N) {
+    if (!B->NodePtr[N] || !B->Valid[N].contains(J.Off, Hi))
+      continue;
+    if (!Waited && !waitAllQueuedLocked())
+      return std::nullopt;
+    Waited = true;
+    double TraceBegin = trace::on() ? trace::now() : 0;
+    NodeOps::Scan R =
+        Nodes[N]->scanValues(static_cast<const char *>(B->NodePtr[N]) + J.Off,
+                             J.Bytes, J.Stride, J.Count, J.Signed, Min, Max);
+    if (R == NodeOps::Scan::NotHere)
+      continue;
+    if (trace::on())
+      trace::event(Nodes[N]->name(), "inspect",
+                   "inspect " + binaryBytesText(Hi - J.Off), TraceBegin,
+                   trace::now(), "\"bytes\":" + std::to_string(Hi - J.Off));
+    return R == NodeOps::Scan::Found;
+  }
+  return std::nullopt;
 }
 
 bool DataLayer::readForScan(Buffer &B, uint64_t Off, unsigned char *Dst,

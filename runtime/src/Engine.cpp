@@ -31,11 +31,12 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
       Grids(S.MeasuredTeams && measuredShares(S) && !S.UserTeams,
             static_cast<double>(S.ProbeAfterMs) / 1e3) {
   updateHome();
-  Layer.setScanMode(S.Inspector == Settings::Inspect::Background
-                        ? DataLayer::ScanMode::Background
-                    : S.Inspector == Settings::Inspect::Sync
-                        ? DataLayer::ScanMode::Sync
-                        : DataLayer::ScanMode::Off);
+  Layer.setScanMode(
+      S.Inspector == Settings::Inspect::InPlace ? DataLayer::ScanMode::InPlace
+      : S.Inspector == Settings::Inspect::Background
+          ? DataLayer::ScanMode::Background
+      : S.Inspector == Settings::Inspect::Sync ? DataLayer::ScanMode::Sync
+                                               : DataLayer::ScanMode::Off);
   Measured.load(Config.SharesFile, this->Members); // the parameter is gone
 }
 

@@ -33,6 +33,11 @@ bool NodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
 
 bool NodeOps::waitQueuedCopies() { return true; }
 
+NodeOps::Scan NodeOps::scanValues(const void *, unsigned, uint64_t, uint64_t,
+                                  bool, int64_t &, int64_t &) {
+  return Scan::NotHere;
+}
+
 // Pages are committed on first touch, so a large mapped array costs host
 // memory only where it is really used. A 16-byte header in front of the
 // storage keeps the mapping's start and length for release(); it also keeps

@@ -281,16 +281,32 @@ Settings readSettings(const GetEnvFn &GetEnv,
       S.Inspector = Settings::Inspect::Background;
     else if (V == "sync")
       S.Inspector = Settings::Inspect::Sync;
+    else if (V == "in-place")
+      S.Inspector = Settings::Inspect::InPlace;
     else if (V == "off")
       S.Inspector = Settings::Inspect::Off;
     else
-      Reject("HETERO_INSPECT", V, "expected background, sync or off");
+      Reject("HETERO_INSPECT", V, "expected in-place, background, sync or off");
   }
   if (const char *Teams = GetEnv("OMP_NUM_TEAMS"); Teams && *Teams)
     S.UserTeams = true;
   S.StarPUCpusSet = GetEnv("STARPU_NCPU") || GetEnv("STARPU_NCPUS");
   S.StarPUCudaSet = GetEnv("STARPU_NCUDA") != nullptr;
   return S;
+}
+
+static const char *inspectName(Settings::Inspect I) {
+  switch (I) {
+  case Settings::Inspect::InPlace:
+    return "in-place";
+  case Settings::Inspect::Background:
+    return "background";
+  case Settings::Inspect::Sync:
+    return "sync";
+  case Settings::Inspect::Off:
+    break;
+  }
+  return "off";
 }
 
 std::vector<std::string> settingsInForce(const Settings &S,
@@ -323,10 +339,7 @@ std::vector<std::string> settingsInForce(const Settings &S,
       {"HETERO_TRACE", S.TraceFile.empty() ? "none" : S.TraceFile},
       {"HETERO_NODE_SPLIT", S.NodeSplit ? "auto" : "off"},
       {"HETERO_TEAMS", S.MeasuredTeams ? "measured" : "plugin"},
-      {"HETERO_INSPECT", S.Inspector == Settings::Inspect::Background
-                             ? "background"
-                         : S.Inspector == Settings::Inspect::Sync ? "sync"
-                                                                  : "off"},
+      {"HETERO_INSPECT", inspectName(S.Inspector)},
   };
   std::vector<std::string> Out;
   for (const auto &[Name, Value] : Values) {

@@ -289,3 +289,85 @@ TEST(Inspector, BackgroundReadsAnswerLaterLaunches) {
   L.setScanMode(DataLayer::ScanMode::Off);
   EXPECT_FALSE(L.loadRange(addr(P), 4, 4, V.size(), true, Min, Max));
 }
+
+namespace {
+/// A simulated accelerator that bounds values where they lie, as a GPU's
+/// kernel does (CudaIndexRange.h), counting its scans.
+class ScanningNode : public SimulatedNodeOps {
+public:
+  using SimulatedNodeOps::SimulatedNodeOps;
+  Scan scanValues(const void *Ptr, unsigned Bytes, uint64_t Stride,
+                  uint64_t Count, bool Signed, int64_t &Min,
+                  int64_t &Max) override {
+    ++Scans;
+    return scanLoadedValues(static_cast<const unsigned char *>(Ptr), Bytes,
+                            Stride, Count, Signed, Min, Max)
+               ? Scan::Found
+               : Scan::NoAnswer;
+  }
+  int Scans = 0;
+};
+} // namespace
+
+TEST(Inspector, ValuesWholeOnANodeAreScannedThere) {
+  for (DataLayer::ScanMode Mode :
+       {DataLayer::ScanMode::InPlace, DataLayer::ScanMode::Sync,
+        DataLayer::ScanMode::Background}) {
+    DataLayer L;
+    L.setScanMode(Mode);
+    auto Owned = std::make_unique<ScanningNode>(0);
+    ScanningNode &Node = *Owned;
+    NodeId A = L.addNode(std::move(Owned));
+    L.setHomeNode(A);
+    std::vector<int> V = {5, -3, 9, 2};
+    void *P = L.allocate(V.size() * sizeof(int));
+    ASSERT_TRUE(L.write(P, V.data(), V.size() * sizeof(int)));
+    int64_t Min, Max;
+    // Answered at once in both modes, nothing read to the host.
+    ASSERT_TRUE(L.loadRange(addr(P), 4, 4, 4, true, Min, Max));
+    EXPECT_EQ(Min, -3);
+    EXPECT_EQ(Max, 9);
+    EXPECT_EQ(Node.Scans, 1);
+    EXPECT_EQ(L.stats().BytesD2H, 0u);
+    ASSERT_TRUE(L.loadRange(addr(P), 4, 4, 4, true, Min, Max));
+    EXPECT_EQ(Node.Scans, 1); // remembered
+    // Written on the host: the node no longer holds them all, and the
+    // values are read through the host (in the background mode later).
+    int Big = 100;
+    ASSERT_TRUE(L.makeValid(HostNode, addr(P), 0, V.size() * sizeof(int)));
+    std::memcpy(P, &Big, sizeof(Big));
+    L.markWritten(HostNode, addr(P), 0, sizeof(int));
+    // In place only: not at all, the caller reading the buffer whole.
+    if (Mode == DataLayer::ScanMode::InPlace) {
+      uint64_t Read = L.stats().BytesD2H;
+      EXPECT_FALSE(L.loadRange(addr(P), 4, 4, 4, true, Min, Max));
+      EXPECT_FALSE(L.loadRange(addr(P), 4, 4, 4, true, Min, Max));
+      EXPECT_EQ(L.stats().BytesD2H, Read);
+      // Whole on the node again: read there.
+      ASSERT_TRUE(L.makeValid(A, addr(P), 0, V.size() * sizeof(int)));
+    } else if (Mode == DataLayer::ScanMode::Background) {
+      EXPECT_FALSE(L.loadRange(addr(P), 4, 4, 4, true, Min, Max));
+      L.waitForScans();
+    }
+    ASSERT_TRUE(L.loadRange(addr(P), 4, 4, 4, true, Min, Max));
+    EXPECT_EQ(Min, -3);
+    EXPECT_EQ(Max, 100);
+    EXPECT_EQ(Node.Scans, Mode == DataLayer::ScanMode::InPlace ? 2 : 1);
+    // What the node cannot bound is remembered as such.
+    // (Not pointer-sized: such a buffer may hold a pointer a kernel stored,
+    // which only the host's view reads right.)
+    void *Q = L.allocate(16);
+    uint64_t Read = L.stats().BytesD2H;
+    uint64_t Huge[2] = {~uint64_t(0), 1};
+    ASSERT_TRUE(L.write(Q, Huge, 16));
+    int Before = Node.Scans;
+    EXPECT_FALSE(L.loadRange(addr(Q), 8, 8, 2, false, Min, Max));
+    EXPECT_FALSE(L.loadRange(addr(Q), 8, 8, 2, false, Min, Max));
+    EXPECT_EQ(Node.Scans, Before + 1);
+    ASSERT_TRUE(L.loadRange(addr(Q), 8, 8, 2, true, Min, Max));
+    EXPECT_EQ(Min, -1);
+    EXPECT_EQ(Max, 1);
+    EXPECT_EQ(Node.Scans, Before + 2);
+    EXPECT_EQ(L.stats().BytesD2H, Read);
+  }
+}

@@ -122,6 +122,7 @@ TEST(Settings, DefaultsWhenUnsetOrEmpty) {
   EXPECT_TRUE(S.NodeSplit);
   EXPECT_TRUE(S.MeasuredTeams);
   EXPECT_FALSE(S.UserTeams);
+  EXPECT_EQ(S.Inspector, Settings::Inspect::InPlace);
   EXPECT_EQ(S.Simulate, 0u);
   EXPECT_EQ(S.SimulateMemory, 0u);
   EXPECT_FALSE(S.MembersListed);
@@ -175,6 +176,13 @@ TEST(Settings, ValuesRead) {
   EXPECT_EQ(S.CpuThreads, 4u);
   EXPECT_TRUE(S.HostCopy);
   EXPECT_TRUE(S.FixedShares);
+  for (auto [Value, Mode] :
+       {std::pair{"in-place", Settings::Inspect::InPlace},
+        std::pair{"background", Settings::Inspect::Background},
+        std::pair{"off", Settings::Inspect::Off}}) {
+    ASSERT_TRUE(read({{"HETERO_INSPECT", Value}}, S).empty());
+    EXPECT_EQ(S.Inspector, Mode);
+  }
 }
 
 // The bad values users tried, each with its one-line message.
@@ -215,7 +223,7 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAccepted) {
       {"HETERO_NODE_SPLIT", "1", "HETERO_NODE_SPLIT=1: expected auto or off"},
       {"HETERO_TEAMS", "264", "HETERO_TEAMS=264: expected measured or plugin"},
       {"HETERO_INSPECT", "on",
-       "HETERO_INSPECT=on: expected background, sync or off"},
+       "HETERO_INSPECT=on: expected in-place, background, sync or off"},
       {"HETERO_CPU_THREADS", "-1",
        "HETERO_CPU_THREADS=-1: expected an integer from 1 to"},
       {"HETERO_CPU_THREADS", "abc",
@@ -312,9 +320,9 @@ TEST(Settings, InForceListsEverySettingAndItsDefaults) {
   ASSERT_TRUE(read(Env, S).empty());
   std::vector<std::string> Lines = settingsInForce(S, envOf(Env));
   EXPECT_EQ(Lines.size(), 20u);
-  EXPECT_NE(
-      std::find(Lines.begin(), Lines.end(), "HETERO_INSPECT=off (default)"),
-      Lines.end());
+  EXPECT_NE(std::find(Lines.begin(), Lines.end(),
+                      "HETERO_INSPECT=in-place (default)"),
+            Lines.end());
   EXPECT_NE(
       std::find(Lines.begin(), Lines.end(), "HETERO_TEAMS=measured (default)"),
       Lines.end());

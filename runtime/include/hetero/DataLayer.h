@@ -162,14 +162,19 @@ public:
   /// extended as Signed says (DescEnv::LoadRange: the run-time inspector of
   /// indirect accesses, x[col[k]]). Remembered per buffer until the buffer
   /// is written, so that a CSR matrix's column indices are read once, not
-  /// at every launch. False when the values do not lie in one buffer, the
-  /// buffer is host-resident (the host may change it at any time) or holds
-  /// pointer slots there, or an unsigned 8-byte value is 2^63 or more; in
-  /// the background mode also while they are being read (the caller reads
-  /// the whole buffer meanwhile), and in the off mode always.
+  /// at every launch. Values that lie whole on a node able to read them
+  /// itself (NodeOps::scanValues: a GPU's kernel) are read there, at once,
+  /// in every mode but off; in the in-place mode nothing else is read. In
+  /// the background and sync modes others cross to the host in pieces.
+  /// False when the values do not lie in one buffer, the buffer is
+  /// host-resident (the host may change it at any time) or holds pointer
+  /// slots there, or an unsigned 8-byte value is 2^63 or more; in the
+  /// in-place mode also when no node holds them whole; in the background
+  /// mode also while they are being read (the caller reads the whole buffer
+  /// meanwhile); and in the off mode always.
   bool loadRange(uintptr_t Addr, unsigned Bytes, uint64_t Stride,
                  uint64_t Count, bool Signed, int64_t &Min, int64_t &Max);
-  enum class ScanMode { Background, Sync, Off };
+  enum class ScanMode { InPlace, Background, Sync, Off };
   /// How loadRange() reads what it has not read before (HETERO_INSPECT).
   void setScanMode(ScanMode M);
   /// Waits until the background reads queued so far are done (tests).
@@ -218,6 +223,9 @@ private:
   /// false (nothing promised) when pointer slots need the host's view.
   bool readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
                   Status &Result);
+  /// Whether [Lo, Hi) of B may hold pointer slots (hetero addresses only
+  /// the host's view has).
+  static bool mayHoldPointers(const Buffer &B, uint64_t Lo, uint64_t Hi);
   Status fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo, uint64_t Hi);
   /// A pointer-sized buffer copied from node Src: a device address that a
   /// kernel stored there is re-derived as a hetero address (its slot).
@@ -264,6 +272,10 @@ private:
                int64_t &Max);
   void scanLoop();
   static ScanKey scanKey(const ScanJob &J);
+  /// J's answer from a node holding all of its values that reads them
+  /// where they lie (NodeOps::scanValues): whether they could be bounded,
+  /// or nothing when no such node answers.
+  std::optional<bool> scanInPlace(const ScanJob &J, int64_t &Min, int64_t &Max);
   /// Keeps J's answer (none where !Ok) with its buffer; false, keeping
   /// nothing, when the buffer went away or was written since J was made.
   bool rememberScan(const ScanJob &J, bool Ok, int64_t Min, int64_t Max);

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -50,6 +51,21 @@ public:
                                  size_t Size);
   /// Waits for every copy queued into this node; false if one failed.
   virtual bool waitQueuedCopies();
+  /// What scanValues() found.
+  enum class Scan {
+    NotHere, // this node cannot: the caller reads the values to the host
+    Found,   // Min and Max are set
+    NoAnswer // an unsigned 8-byte value is 2^63 or more
+  };
+  /// The least and greatest of Count values of Bytes bytes (1, 2, 4 or 8;
+  /// sign- or zero-extended as Signed says) at Ptr, Ptr + Stride, ... in
+  /// this node's storage, read where they lie: the run-time inspector's
+  /// question (DataLayer::loadRange), so that an index array need not cross
+  /// to the host to be bounded. Count > 0; the bytes are valid here and
+  /// nothing writes them meanwhile. By default NotHere.
+  virtual Scan scanValues(const void *Ptr, unsigned Bytes, uint64_t Stride,
+                          uint64_t Count, bool Signed, int64_t &Min,
+                          int64_t &Max);
   /// Writes one pointer-sized value into this node's storage.
   bool storePointer(void *Dst, const void *Value) {
     return copyFromHost(Dst, &Value, sizeof(Value));
