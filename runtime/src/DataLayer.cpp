@@ -108,6 +108,7 @@ BufferInfo DataLayer::infoOf(const Buffer &B) {
   I.External = B.External;
   I.ReadOnly = B.ReadOnly;
   I.HostResident = B.HostResident;
+  I.Generation = B.Generation;
   return I;
 }
 

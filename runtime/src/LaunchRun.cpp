@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace hetero {
 
@@ -24,6 +25,27 @@ LaunchRun::~LaunchRun() = default;
 //===--- Planning a split
 //----------------------------------------------------===//
 
+namespace {
+/// Reads, one per buffer; nothing when a buffer was written between two of
+/// them (its generation differs).
+std::optional<std::vector<SectionCache::MemoryRead>>
+distinctReads(std::vector<SectionCache::MemoryRead> Reads) {
+  std::sort(Reads.begin(), Reads.end(), [](const auto &A, const auto &B) {
+    return std::tie(A.Id, A.Generation) < std::tie(B.Id, B.Generation);
+  });
+  std::vector<SectionCache::MemoryRead> Out;
+  for (const SectionCache::MemoryRead &R : Reads) {
+    if (!Out.empty() && Out.back().Id == R.Id) {
+      if (Out.back().Generation != R.Generation)
+        return std::nullopt;
+      continue;
+    }
+    Out.push_back(R);
+  }
+  return Out;
+}
+} // namespace
+
 bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
   const KernelDescriptor &D = *K.Desc;
   if (D.maxArgIndex() >= static_cast<int>(R.Args.size())) {
@@ -35,16 +57,24 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
   for (size_t A = 0; A < R.Args.size(); ++A)
     Env.Args.push_back(R.Args[A] + R.Offsets[A]);
   Env.Load = [this](uint64_t Addr, void *Dst, unsigned Bytes) {
-    ReadMemory = true;
     std::optional<BufferInfo> B = Layer.find(Addr);
-    return B && Addr + Bytes <= B->base() + B->Size &&
-           Layer.read(Dst, reinterpret_cast<const void *>(Addr), Bytes).ok();
+    bool Ok = B && Addr + Bytes <= B->base() + B->Size &&
+              Layer.read(Dst, reinterpret_cast<const void *>(Addr), Bytes).ok();
+    if (Ok)
+      MemoryReads.push_back({B->Id, B->Generation});
+    Unrepeatable |= !Ok;
+    return Ok;
   };
   Env.LoadRange = [this](uint64_t Addr, unsigned Bytes, uint64_t Stride,
                          uint64_t Count, bool Signed, int64_t &Min,
                          int64_t &Max) {
-    ReadMemory = true;
-    return Layer.loadRange(Addr, Bytes, Stride, Count, Signed, Min, Max);
+    std::optional<BufferInfo> B = Layer.find(Addr);
+    bool Ok =
+        B && Layer.loadRange(Addr, Bytes, Stride, Count, Signed, Min, Max);
+    if (Ok)
+      MemoryReads.push_back({B->Id, B->Generation});
+    Unrepeatable |= !Ok;
+    return Ok;
   };
   std::string Err;
   if (!tripCounts(D, Env, Trips, Err)) {
@@ -77,15 +107,19 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
   if (!E.Sections.find(Key, Layer, Sections)) {
     std::vector<ChunkSections> Resolved;
     std::vector<SectionLookup> Lookups;
-    ReadMemory = false;
+    MemoryReads.clear();
+    Unrepeatable = false;
     if (!resolveSections(D, Env, R.Args, Trips, Layer, Key.Chunks, Resolved,
                          Reason, &Lookups))
       return false;
     for (ChunkSections &S : Resolved)
       Sections.push_back(std::make_shared<const ChunkSections>(std::move(S)));
-    // Bounds read from memory hold only for what the memory held now.
-    if (!ReadMemory)
-      E.Sections.store(std::move(Key), std::move(Lookups), Sections);
+    // Bounds read from memory hold while that memory is unwritten.
+    if (std::optional<std::vector<SectionCache::MemoryRead>> Reads =
+            distinctReads(MemoryReads);
+        Reads && !Unrepeatable)
+      E.Sections.store(std::move(Key), std::move(Lookups), std::move(*Reads),
+                       Sections);
   }
   for (size_t C = 0; C < Chunks.size(); ++C)
     Chunks[C].Sections = std::move(Sections[C]);

@@ -63,8 +63,11 @@ private:
   /// copy (ChunkPartial::Result).
   std::vector<std::vector<uint64_t>> Partials;
   std::vector<MemberUsage> Usage; // per pool member
-  /// The descriptor read memory (Env's loads) since this was last cleared.
-  bool ReadMemory = false;
+  /// The buffers the descriptor read (Env's loads) since these were last
+  /// cleared, with their generations before the read; Unrepeatable where a
+  /// read failed or the inspector gave no answer.
+  std::vector<SectionCache::MemoryRead> MemoryReads;
+  bool Unrepeatable = false;
   /// split() was given one share chosen from several: its one chunk runs
   /// as a chunk, not whole.
   bool OneChosen = false;

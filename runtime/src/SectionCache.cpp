@@ -30,6 +30,10 @@ bool SectionCache::find(const Key &K, const DataLayer &Layer, Shared &Out) {
                          [&](const Entry &E) { return E.K == K; });
   if (It == Entries.end())
     return false;
+  auto Unwritten = [&](const MemoryRead &R) {
+    std::optional<BufferInfo> B = Layer.find(R.Id);
+    return B && B->Id == R.Id && B->Generation == R.Generation;
+  };
   for (const SectionLookup &Look : It->Lookups)
     if (!sameBuffer(Look.Found, Look.ForPointer
                                     ? Layer.findForPointer(Look.Addr)
@@ -37,19 +41,24 @@ bool SectionCache::find(const Key &K, const DataLayer &Layer, Shared &Out) {
       Entries.erase(It);
       return false;
     }
+  if (!std::all_of(It->Reads.begin(), It->Reads.end(), Unwritten)) {
+    Entries.erase(It);
+    return false;
+  }
   Entries.splice(Entries.begin(), Entries, It);
   Out = Entries.front().Sections;
   return true;
 }
 
 void SectionCache::store(Key K, std::vector<SectionLookup> Lookups,
-                         Shared Sections) {
+                         std::vector<MemoryRead> Reads, Shared Sections) {
   std::lock_guard<std::mutex> L(Mutex);
   auto It = std::find_if(Entries.begin(), Entries.end(),
                          [&](const Entry &E) { return E.K == K; });
   if (It != Entries.end())
     Entries.erase(It);
-  Entries.push_front({std::move(K), std::move(Lookups), std::move(Sections)});
+  Entries.push_front({std::move(K), std::move(Lookups), std::move(Reads),
+                      std::move(Sections)});
   if (Entries.size() > Capacity)
     Entries.pop_back();
 }

@@ -2,8 +2,9 @@
 //
 // The cache answers a launch only while everything its sections came from
 // is the same; a buffer of its own that the layer answers otherwise (freed,
-// remapped) drops the entry. The engine's side (nothing read through memory
-// is kept) is in EngineTest.cpp.
+// remapped) drops the entry, and so does a write to a buffer the sections'
+// bounds were read from. The engine's side (sections bounded by memory
+// follow its writes) is in EngineTest.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "hetero/SectionCache.h"
@@ -48,7 +49,9 @@ struct SectionCacheTest : ::testing::Test {
     Env.Args = K.Args;
   }
   /// Resolves K's sections and stores them.
-  SectionCache::Shared resolveAndStore(SectionCache &C) {
+  SectionCache::Shared
+  resolveAndStore(SectionCache &C,
+                  std::vector<SectionCache::MemoryRead> Reads = {}) {
     std::vector<ChunkSections> S;
     std::vector<SectionLookup> Lookups;
     std::string Why;
@@ -59,7 +62,7 @@ struct SectionCacheTest : ::testing::Test {
     SectionCache::Shared Shared;
     for (ChunkSections &One : S)
       Shared.push_back(std::make_shared<const ChunkSections>(std::move(One)));
-    C.store(K, Lookups, Shared);
+    C.store(K, Lookups, Reads, Shared);
     return Shared;
   }
 };
@@ -113,6 +116,21 @@ TEST_F(SectionCacheTest, ABufferOfItsOwnThatChangedDropsTheEntry) {
   EXPECT_FALSE(C.find(K, L, Got));
 }
 
+TEST_F(SectionCacheTest, SectionsFromMemoryHoldWhileItIsUnwritten) {
+  SectionCache C;
+  // As if the bounds had come from a's values (a CSR row's extent).
+  std::optional<BufferInfo> Read = L.find(reinterpret_cast<uintptr_t>(A));
+  ASSERT_TRUE(Read);
+  resolveAndStore(C, {{Read->Id, Read->Generation}});
+  SectionCache::Shared Got;
+  double V = 1;
+  ASSERT_TRUE(L.write(B, &V, sizeof(V))); // another buffer: no matter
+  EXPECT_TRUE(C.find(K, L, Got));
+  ASSERT_TRUE(L.write(A, &V, sizeof(V))); // the one read: written
+  EXPECT_FALSE(C.find(K, L, Got));
+  EXPECT_EQ(C.size(), 0u);
+}
+
 TEST_F(SectionCacheTest, KeepsTheMostRecentlyUsed) {
   SectionCache C;
   resolveAndStore(C);
@@ -120,12 +138,12 @@ TEST_F(SectionCacheTest, KeepsTheMostRecentlyUsed) {
   SectionCache::Key Other = K;
   for (size_t I = 1; I < SectionCache::Capacity; ++I) {
     Other.Offsets[2] = static_cast<ptrdiff_t>(I);
-    C.store(Other, {}, {});
+    C.store(Other, {}, {}, {});
   }
   EXPECT_EQ(C.size(), SectionCache::Capacity);
   EXPECT_TRUE(C.find(K, L, Got)); // now the most recent
   Other.Offsets[2] = -1;
-  C.store(Other, {}, {});
+  C.store(Other, {}, {}, {});
   EXPECT_EQ(C.size(), SectionCache::Capacity);
   EXPECT_TRUE(C.find(K, L, Got));
   Other.Offsets[2] = 1; // the least recently used: gone

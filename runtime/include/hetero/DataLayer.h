@@ -78,6 +78,9 @@ struct BufferInfo {
   /// omp_target_alloc under unified shared memory): the host may write it at
   /// any time, so its host copy is the truth around every kernel.
   bool HostResident = false;
+  /// Changes whenever the buffer is written (unique over all buffers): a
+  /// value read from it holds while this does.
+  uint64_t Generation = 0;
   uintptr_t base() const { return Id; }
 };
 
