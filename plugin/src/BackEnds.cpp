@@ -201,6 +201,9 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
   for (const StarPUPool::Worker &W : Workers.workers())
     (W.IsCuda ? CudaWorker[W.DeviceId] : CpuWorkers.emplace_back()) = W.Id;
   size_t NextCpu = 0;
+  // Held by the GPU nodes only: it goes with the last of them, while the
+  // cuda plugin still runs.
+  auto Staging = Cuda ? std::make_shared<CudaStaging>(*Cuda) : nullptr;
   for (int D = 0; D < NumCudaDevices; ++D) {
     auto It = CudaWorker.find(D);
     if (!CudaGiven[D])
@@ -237,7 +240,7 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
                    : NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu++]
                                                  : -1;
       M.Node = Layer.addNode(
-          std::make_unique<CudaNodeOps>(*Cuda, D, M.Part, PartBytes));
+          std::make_unique<CudaNodeOps>(*Cuda, Staging, D, M.Part, PartBytes));
       Members.push_back(M);
     }
   }

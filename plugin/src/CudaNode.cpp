@@ -56,24 +56,6 @@ void CudaNodeOps::release(void *Ptr) {
 CudaNodeOps::~CudaNodeOps() {
   if (!Queued.empty()) // a batch always ends first; its streams go back
     (void)waitQueuedCopies();
-  for (char *S : Stage)
-    if (S)
-      Cuda.data_delete(Device, S, TARGET_ALLOC_HOST);
-}
-
-bool CudaNodeOps::haveStaging() {
-  if (Stage[0] || StageUnavailable)
-    return Stage[0];
-  for (char *&S : Stage)
-    S = static_cast<char *>(Cuda.data_alloc(
-        Device, static_cast<int64_t>(StagePiece), nullptr, TARGET_ALLOC_HOST));
-  if (Stage[0] && Stage[1])
-    return true;
-  for (char *&S : Stage)
-    if (S)
-      Cuda.data_delete(Device, std::exchange(S, nullptr), TARGET_ALLOC_HOST);
-  StageUnavailable = true; // no pinned memory: the driver's own path
-  return false;
 }
 
 // Host to GPU stays on the driver's path: staged the same way, Himeno L's
@@ -109,12 +91,12 @@ bool mostlyUntouched(const void *P, size_t Size) {
 
 bool CudaNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
   if (Size >= StagedMin && mostlyUntouched(Dst, Size)) {
-    std::unique_lock<std::mutex> Lock(StageMutex, std::try_to_lock);
+    std::unique_lock<std::mutex> Lock(Staging->Mutex, std::try_to_lock);
     // Setting the staging buffers up (pinned memory, the copy threads) is
     // paid by the first staged copy: below StagedFirstMin the driver's path
     // is faster.
-    if (Lock.owns_lock() && (Size >= StagedFirstMin || Stage[0]) &&
-        haveStaging())
+    if (Lock.owns_lock() && (Size >= StagedFirstMin || Staging->allocated()) &&
+        Staging->have(Device))
       return stagedToHost(static_cast<char *>(Dst),
                           static_cast<const char *>(Src), Size);
   }
@@ -122,19 +104,20 @@ bool CudaNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
                             static_cast<int64_t>(Size)) == OFFLOAD_SUCCESS;
 }
 
-// Piece I is retrieved into Stage[I % 2] while piece I - 1 is copied out of
+// Piece I is retrieved into buffer I % 2 while piece I - 1 is copied out of
 // the other buffer into Dst.
 bool CudaNodeOps::stagedToHost(char *Dst, const char *Src, size_t Size) {
   __tgt_async_info Queue[2] = {};
-  size_t Pieces = (Size + StagePiece - 1) / StagePiece;
+  size_t Pieces = (Size + CudaStaging::Piece - 1) / CudaStaging::Piece;
   auto Bytes = [&](size_t I) {
-    return std::min(StagePiece, Size - I * StagePiece);
+    return std::min(CudaStaging::Piece, Size - I * CudaStaging::Piece);
   };
   auto Retrieve = [&](size_t I) {
-    return Cuda.data_retrieve_async(Device, Stage[I % 2],
-                                    const_cast<char *>(Src + I * StagePiece),
-                                    static_cast<int64_t>(Bytes(I)),
-                                    &Queue[I % 2]) == OFFLOAD_SUCCESS;
+    return Cuda.data_retrieve_async(
+               Device, Staging->buffer(I),
+               const_cast<char *>(Src + I * CudaStaging::Piece),
+               static_cast<int64_t>(Bytes(I)),
+               &Queue[I % 2]) == OFFLOAD_SUCCESS;
   };
   bool Ok = Retrieve(0);
   for (size_t I = 0; I < Pieces && Ok; ++I) {
@@ -142,7 +125,8 @@ bool CudaNodeOps::stagedToHost(char *Dst, const char *Src, size_t Size) {
     if (Ok && I + 1 < Pieces)
       Ok = Retrieve(I + 1);
     if (Ok)
-      sharedCopier().copy(Dst + I * StagePiece, Stage[I % 2], Bytes(I));
+      sharedCopier().copy(Dst + I * CudaStaging::Piece, Staging->buffer(I),
+                          Bytes(I));
   }
   // A failed step may leave the other piece in flight: wait for it.
   for (__tgt_async_info &Q : Queue)

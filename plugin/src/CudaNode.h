@@ -3,6 +3,7 @@
 #define HETERO_PLUGIN_CUDANODE_H
 
 #include "CudaIndexRange.h"
+#include "CudaStaging.h"
 
 #include "hetero/MemoryNode.h"
 
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 
 namespace llvm::omp::target::plugin {
@@ -28,17 +30,19 @@ namespace hetero {
 ///
 /// Copies of StagedMin bytes and more (StagedFirstMin before the first) from
 /// the GPU into host memory that is mostly untouched go through two pinned
-/// staging buffers: the DMA of one piece overlaps the copy of the other out
-/// of its staging buffer, done by several threads (ParallelCopy.h). The
-/// driver's own path for pageable memory runs at 1 GB/s into fresh host pages
-/// (the host node's storage for the CPU side, which a kernel's first mixed
-/// launch fills) on an H100 node.
+/// staging buffers (CudaStaging.h, one pair for all GPUs): the DMA of one piece
+/// overlaps the copy of the other out of its staging buffer, done by several
+/// threads (ParallelCopy.h). The driver's own path for pageable memory runs at
+/// 1 GB/s into fresh host pages (the host node's storage for the CPU side,
+/// which a kernel's first mixed launch fills) on an H100 node.
 class CudaNodeOps : public NodeOps {
 public:
-  CudaNodeOps(llvm::omp::target::plugin::GenericPluginTy &Cuda, int Device,
-              int Part = -1, uint64_t Capacity = 0)
+  /// Staging: the pinned buffers every GPU node of the process shares.
+  CudaNodeOps(llvm::omp::target::plugin::GenericPluginTy &Cuda,
+              std::shared_ptr<CudaStaging> Staging, int Device, int Part = -1,
+              uint64_t Capacity = 0)
       : Cuda(Cuda), Device(Device), Part(Part), Capacity(Capacity),
-        IndexRange(Cuda, Device) {}
+        Staging(std::move(Staging)), IndexRange(Cuda, Device) {}
   ~CudaNodeOps() override;
   NodeKind kind() const override { return NodeKind::Gpu; }
   std::string name() const override;
@@ -67,12 +71,8 @@ public:
   /// driver path's 8 ms (1 GB/s); past about 32 MiB the staged path wins
   /// even so (512 MiB: 85 ms against 527).
   static constexpr size_t StagedFirstMin = size_t(32) << 20;
-  static constexpr size_t StagePiece = size_t(16) << 20;
 
 private:
-  /// The staging buffers, allocated on first use; false when there are
-  /// none (the plain path is taken). Under StageMutex.
-  bool haveStaging();
   bool stagedToHost(char *Dst, const char *Src, size_t Size);
 
   llvm::omp::target::plugin::GenericPluginTy &Cuda;
@@ -85,9 +85,7 @@ private:
   /// Source device -> the stream its queued copies into this node are in
   /// (called under the data layer's lock).
   std::map<int, __tgt_async_info> Queued;
-  std::mutex StageMutex; // one staged copy at a time on this node
-  char *Stage[2] = {nullptr, nullptr};
-  bool StageUnavailable = false;
+  std::shared_ptr<CudaStaging> Staging;
   CudaIndexRange IndexRange;
 };
 
