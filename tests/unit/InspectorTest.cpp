@@ -224,14 +224,22 @@ TEST(Inspector, ScannedValuesAreExtendedAsLoaded) {
   EXPECT_FALSE(scanLoadedValues(Bytes, 8, 8, 1, false, Min, Max)); // >= 2^63
 }
 
+namespace {
+/// Four ints {5, -3, 9, 2} in a new buffer, written through L to node A
+/// (map-time writes land there, as on an accelerator).
+void *fourOn(DataLayer &L, NodeId A) {
+  L.setHomeNode(A);
+  const int V[] = {5, -3, 9, 2};
+  void *P = L.allocate(sizeof(V));
+  EXPECT_TRUE(L.write(P, V, sizeof(V)));
+  return P;
+}
+} // namespace
+
 TEST(Inspector, DataLayerRemembersScansUntilTheBufferIsWritten) {
   DataLayer L;
   L.setScanMode(DataLayer::ScanMode::Sync);
-  NodeId A = L.addNode(std::make_unique<SimulatedNodeOps>(0));
-  L.setHomeNode(A); // map-time writes land on the accelerator
-  std::vector<int> V = {5, -3, 9, 2};
-  void *P = L.allocate(V.size() * sizeof(int));
-  ASSERT_TRUE(L.write(P, V.data(), V.size() * sizeof(int)));
+  void *P = fourOn(L, L.addNode(std::make_unique<SimulatedNodeOps>(0)));
   int64_t Min, Max;
   ASSERT_TRUE(L.loadRange(addr(P), 4, 4, 4, true, Min, Max));
   EXPECT_EQ(Min, -3);
@@ -318,12 +326,9 @@ TEST(Inspector, ValuesWholeOnANodeAreScannedThere) {
     auto Owned = std::make_unique<ScanningNode>(0);
     ScanningNode &Node = *Owned;
     NodeId A = L.addNode(std::move(Owned));
-    L.setHomeNode(A);
-    std::vector<int> V = {5, -3, 9, 2};
-    void *P = L.allocate(V.size() * sizeof(int));
-    ASSERT_TRUE(L.write(P, V.data(), V.size() * sizeof(int)));
+    void *P = fourOn(L, A);
     int64_t Min, Max;
-    // Answered at once in both modes, nothing read to the host.
+    // Answered at once in every mode, nothing read to the host.
     ASSERT_TRUE(L.loadRange(addr(P), 4, 4, 4, true, Min, Max));
     EXPECT_EQ(Min, -3);
     EXPECT_EQ(Max, 9);
@@ -334,7 +339,7 @@ TEST(Inspector, ValuesWholeOnANodeAreScannedThere) {
     // Written on the host: the node no longer holds them all, and the
     // values are read through the host (in the background mode later).
     int Big = 100;
-    ASSERT_TRUE(L.makeValid(HostNode, addr(P), 0, V.size() * sizeof(int)));
+    ASSERT_TRUE(L.makeValid(HostNode, addr(P), 0, 4 * sizeof(int)));
     std::memcpy(P, &Big, sizeof(Big));
     L.markWritten(HostNode, addr(P), 0, sizeof(int));
     // In place only: not at all, the caller reading the buffer whole.
@@ -344,7 +349,7 @@ TEST(Inspector, ValuesWholeOnANodeAreScannedThere) {
       EXPECT_FALSE(L.loadRange(addr(P), 4, 4, 4, true, Min, Max));
       EXPECT_EQ(L.stats().BytesD2H, Read);
       // Whole on the node again: read there.
-      ASSERT_TRUE(L.makeValid(A, addr(P), 0, V.size() * sizeof(int)));
+      ASSERT_TRUE(L.makeValid(A, addr(P), 0, 4 * sizeof(int)));
     } else if (Mode == DataLayer::ScanMode::Background) {
       EXPECT_FALSE(L.loadRange(addr(P), 4, 4, 4, true, Min, Max));
       L.waitForScans();
