@@ -23,6 +23,21 @@ static bool measuredShares(const Settings &S) {
   return true;
 }
 
+/// HETERO_INSPECT's mode for the data layer's inspector.
+static DataLayer::ScanMode scanModeOf(Settings::Inspect I) {
+  switch (I) {
+  case Settings::Inspect::InPlace:
+    return DataLayer::ScanMode::InPlace;
+  case Settings::Inspect::Background:
+    return DataLayer::ScanMode::Background;
+  case Settings::Inspect::Sync:
+    return DataLayer::ScanMode::Sync;
+  case Settings::Inspect::Off:
+    break;
+  }
+  return DataLayer::ScanMode::Off;
+}
+
 Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
                TaskRunner Run)
     : Config(S), Layer(Layer), Members(std::move(Members)), Back(B),
@@ -31,12 +46,7 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
       Grids(S.MeasuredTeams && measuredShares(S) && !S.UserTeams,
             static_cast<double>(S.ProbeAfterMs) / 1e3) {
   updateHome();
-  Layer.setScanMode(
-      S.Inspector == Settings::Inspect::InPlace ? DataLayer::ScanMode::InPlace
-      : S.Inspector == Settings::Inspect::Background
-          ? DataLayer::ScanMode::Background
-      : S.Inspector == Settings::Inspect::Sync ? DataLayer::ScanMode::Sync
-                                               : DataLayer::ScanMode::Off);
+  Layer.setScanMode(scanModeOf(S.Inspector));
   Measured.load(Config.SharesFile, this->Members); // the parameter is gone
 }
 
