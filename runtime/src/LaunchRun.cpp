@@ -46,6 +46,13 @@ distinctReads(std::vector<SectionCache::MemoryRead> Reads) {
 }
 } // namespace
 
+bool LaunchRun::noteRead(const std::optional<BufferInfo> &B, bool Ok) {
+  if (Ok)
+    MemoryReads.push_back({B->Id, B->Generation});
+  Unrepeatable |= !Ok;
+  return Ok;
+}
+
 bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
   const KernelDescriptor &D = *K.Desc;
   if (D.maxArgIndex() >= static_cast<int>(R.Args.size())) {
@@ -58,23 +65,17 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
     Env.Args.push_back(R.Args[A] + R.Offsets[A]);
   Env.Load = [this](uint64_t Addr, void *Dst, unsigned Bytes) {
     std::optional<BufferInfo> B = Layer.find(Addr);
-    bool Ok = B && Addr + Bytes <= B->base() + B->Size &&
-              Layer.read(Dst, reinterpret_cast<const void *>(Addr), Bytes).ok();
-    if (Ok)
-      MemoryReads.push_back({B->Id, B->Generation});
-    Unrepeatable |= !Ok;
-    return Ok;
+    return noteRead(
+        B,
+        B && Addr + Bytes <= B->base() + B->Size &&
+            Layer.read(Dst, reinterpret_cast<const void *>(Addr), Bytes).ok());
   };
   Env.LoadRange = [this](uint64_t Addr, unsigned Bytes, uint64_t Stride,
                          uint64_t Count, bool Signed, int64_t &Min,
                          int64_t &Max) {
     std::optional<BufferInfo> B = Layer.find(Addr);
-    bool Ok =
-        B && Layer.loadRange(Addr, Bytes, Stride, Count, Signed, Min, Max);
-    if (Ok)
-      MemoryReads.push_back({B->Id, B->Generation});
-    Unrepeatable |= !Ok;
-    return Ok;
+    return noteRead(
+        B, B && Layer.loadRange(Addr, Bytes, Stride, Count, Signed, Min, Max));
   };
   std::string Err;
   if (!tripCounts(D, Env, Trips, Err)) {

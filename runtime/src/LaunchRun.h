@@ -13,6 +13,7 @@
 #include "hetero/Engine.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,9 @@ private:
   /// read failed or the inspector gave no answer.
   std::vector<SectionCache::MemoryRead> MemoryReads;
   bool Unrepeatable = false;
+  /// Notes whether a read of buffer B (found before the read) succeeded;
+  /// returns Ok.
+  bool noteRead(const std::optional<BufferInfo> &B, bool Ok);
   /// split() was given one share chosen from several: its one chunk runs
   /// as a chunk, not whole.
   bool OneChosen = false;

@@ -30,18 +30,17 @@ bool SectionCache::find(const Key &K, const DataLayer &Layer, Shared &Out) {
                          [&](const Entry &E) { return E.K == K; });
   if (It == Entries.end())
     return false;
+  auto Alike = [&](const SectionLookup &Look) {
+    return sameBuffer(Look.Found, Look.ForPointer
+                                      ? Layer.findForPointer(Look.Addr)
+                                      : Layer.find(Look.Addr));
+  };
   auto Unwritten = [&](const MemoryRead &R) {
     std::optional<BufferInfo> B = Layer.find(R.Id);
     return B && B->Id == R.Id && B->Generation == R.Generation;
   };
-  for (const SectionLookup &Look : It->Lookups)
-    if (!sameBuffer(Look.Found, Look.ForPointer
-                                    ? Layer.findForPointer(Look.Addr)
-                                    : Layer.find(Look.Addr))) {
-      Entries.erase(It);
-      return false;
-    }
-  if (!std::all_of(It->Reads.begin(), It->Reads.end(), Unwritten)) {
+  if (!std::all_of(It->Lookups.begin(), It->Lookups.end(), Alike) ||
+      !std::all_of(It->Reads.begin(), It->Reads.end(), Unwritten)) {
     Entries.erase(It);
     return false;
   }

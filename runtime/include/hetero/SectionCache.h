@@ -46,7 +46,6 @@
 
 namespace hetero {
 
-class DataLayer;
 class KernelDescriptor;
 
 class SectionCache {
