@@ -119,8 +119,8 @@ bool Engine::launch(const LaunchRequest &R) {
     if (At != Order.Order.end())
       std::rotate(Order.Order.begin(), At, At + 1);
     Outcome = Whole.whole(Order, Reason);
-  } else if (Outcome == LaunchRun::Outcome::Done) {
-    std::string Who;
+  } else if (Outcome == LaunchRun::Outcome::Done && infoLevel() >= 1) {
+    std::string Who; // built only when printed, off the launch path
     for (const auto &[Name, U] : Rec.Members)
       Who +=
           (Who.empty() ? "" : ", ") + Name + ":" + std::to_string(U.Iterations);

@@ -249,22 +249,28 @@ ChunkRun LaunchRun::chunkRun(const Chunk &C) {
   return Run;
 }
 
-/// Chunks on members that queue kernels (GPUs) start from this thread, one
-/// after the other, and are waited for in the same order: each one's time
-/// is from its start to its end as this thread sees it. A member's next
-/// chunk starts only once its previous one has finished: the loop window a
+/// Chunks on members that queue kernels (GPUs): a member's next chunk
+/// starts only once its previous one has finished, since the loop window a
 /// GPU's kernel reads is one global per member, which the next chunk's
 /// start overwrites (HETERO_CHUNKS=3 over two GPU parts each on two H200s:
 /// one chunk now and then ran with another's window, so its own iterations
-/// never ran).
+/// never ran). With parallel starts, each member's chunks start and are
+/// waited for on a thread of their own (StartThreads.h), the first
+/// member's on this one; else all start from this thread, one after the
+/// other, and are waited for in the same order. A chunk's time is from its
+/// start to its end as its thread sees it.
 std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
                                             std::vector<double> &Seconds) {
-  std::vector<bool> Ok(Which.size(), false);
+  std::vector<char> Ok(Which.size(), 0); // written by several threads
   std::vector<StartedChunk> Started(Which.size());
   std::vector<std::chrono::steady_clock::time_point> Starts(Which.size());
   std::vector<double> TraceBegins(Which.size(), 0);
-  std::vector<char> Waited(Which.size(), 0);
-  std::map<size_t, size_t> Running; // member -> its started chunk (in Which)
+  auto Start = [&](size_t I) {
+    TraceBegins[I] = trace::on() ? trace::now() : 0;
+    Starts[I] = std::chrono::steady_clock::now();
+    Ok[I] =
+        E.Back.start(R.BackendLaunch, chunkRun(Chunks[Which[I]]), Started[I]);
+  };
   auto Finish = [&](size_t I) {
     if (Ok[I])
       Ok[I] = E.Back.finish(Started[I]);
@@ -273,24 +279,46 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
                      .count();
     if (trace::on())
       traceChunk(Chunks[Which[I]], TraceBegins[I], Ok[I]);
-    Waited[I] = 1;
   };
+  // Each member's chunks, in order.
+  std::vector<std::vector<size_t>> ByMember;
+  std::map<size_t, size_t> GroupOf;
   for (size_t I = 0; I < Which.size(); ++I) {
-    const Chunk &C = Chunks[Which[I]];
-    if (auto It = Running.find(C.Member); It != Running.end())
-      Finish(It->second);
-    TraceBegins[I] = trace::on() ? trace::now() : 0;
-    Starts[I] = std::chrono::steady_clock::now();
-    Ok[I] = E.Back.start(R.BackendLaunch, chunkRun(C), Started[I]);
-    Running[C.Member] = I;
+    auto [It, New] = GroupOf.emplace(Chunks[Which[I]].Member, ByMember.size());
+    if (New)
+      ByMember.emplace_back();
+    ByMember[It->second].push_back(I);
   }
   TraceSpan Wait("host", "wait", "");
   if (Wait.active())
     Wait.setName("wait for " + std::to_string(Which.size()) + " chunks");
-  for (size_t I = 0; I < Which.size(); ++I)
-    if (!Waited[I])
-      Finish(I);
-  return Ok;
+  if (E.Config.ParallelStarts && ByMember.size() > 1) {
+    std::vector<std::function<void()>> Jobs;
+    for (const std::vector<size_t> &Group : ByMember)
+      Jobs.push_back([&] {
+        for (size_t I : Group) {
+          Start(I);
+          Finish(I);
+        }
+      });
+    E.Starters.runAll(Jobs);
+  } else {
+    std::vector<char> Waited(Which.size(), 0);
+    std::map<size_t, size_t> Running; // member -> its started chunk
+    for (size_t I = 0; I < Which.size(); ++I) {
+      size_t M = Chunks[Which[I]].Member;
+      if (auto It = Running.find(M); It != Running.end()) {
+        Finish(It->second);
+        Waited[It->second] = 1;
+      }
+      Start(I);
+      Running[M] = I;
+    }
+    for (size_t I = 0; I < Which.size(); ++I)
+      if (!Waited[I])
+        Finish(I);
+  }
+  return std::vector<bool>(Ok.begin(), Ok.end());
 }
 
 std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {

@@ -29,7 +29,7 @@ const char *const KnownSettings[] = {
     "HETERO_MIN_CHUNK",    "HETERO_CPU_THREADS", "HETERO_HOST_COPY",
     "HETERO_SHARES",       "HETERO_SHARES_FILE", "HETERO_GPU_SPLIT",
     "HETERO_PROBE_AFTER",  "HETERO_TRACE",       "HETERO_NODE_SPLIT",
-    "HETERO_TEAMS",        "HETERO_INSPECT"};
+    "HETERO_TEAMS",        "HETERO_INSPECT",     "HETERO_STARTS"};
 
 /// Names of hetero's other tools (compiler driver, scripts): never typos.
 const char *const OtherHeteroNames[] = {
@@ -288,6 +288,12 @@ Settings readSettings(const GetEnvFn &GetEnv,
     else
       Reject("HETERO_INSPECT", V, "expected in-place, background, sync or off");
   }
+  if (std::string_view V = Value("HETERO_STARTS"); !V.empty()) {
+    if (V == "parallel" || V == "serial")
+      S.ParallelStarts = V == "parallel";
+    else
+      Reject("HETERO_STARTS", V, "expected parallel or serial");
+  }
   if (const char *Teams = GetEnv("OMP_NUM_TEAMS"); Teams && *Teams)
     S.UserTeams = true;
   S.StarPUCpusSet = GetEnv("STARPU_NCPU") || GetEnv("STARPU_NCPUS");
@@ -340,6 +346,7 @@ std::vector<std::string> settingsInForce(const Settings &S,
       {"HETERO_NODE_SPLIT", S.NodeSplit ? "auto" : "off"},
       {"HETERO_TEAMS", S.MeasuredTeams ? "measured" : "plugin"},
       {"HETERO_INSPECT", inspectName(S.Inspector)},
+      {"HETERO_STARTS", S.ParallelStarts ? "parallel" : "serial"},
   };
   std::vector<std::string> Out;
   for (const auto &[Name, Value] : Values) {

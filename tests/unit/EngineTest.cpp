@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -122,15 +123,24 @@ struct TestBackend : Backend {
     std::thread Thread;
     bool Ok = false;
   };
+  /// start() and finish() are called from several threads at once (one
+  /// per member with parallel starts).
+  std::mutex Mutex;
   /// Per member: chunks started and not yet finished (a GPU's loop window
   /// is one per member: two at once would share it).
   std::map<size_t, int> InFlight;
   bool Overlapped = false;
+  /// Per member, the threads its chunks were started from.
+  std::map<size_t, std::set<std::thread::id>> StartedFrom;
   bool start(const void *, const ChunkRun &C, StartedChunk &S) override {
     if (!startsChunks(C.Member))
       return false;
     ++Started;
-    Overlapped |= InFlight[C.Member]++ > 0;
+    {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      Overlapped |= InFlight[C.Member]++ > 0;
+      StartedFrom[C.Member].insert(std::this_thread::get_id());
+    }
     auto *Q = new Queued;
     Q->Thread = std::thread([this, Q, C] { Q->Ok = runHere(C); });
     S.Member = C.Member;
@@ -139,8 +149,9 @@ struct TestBackend : Backend {
   }
   bool finish(StartedChunk &S) override {
     std::unique_ptr<Queued> Q(static_cast<Queued *>(S.Handle));
-    --InFlight[S.Member];
     Q->Thread.join();
+    std::lock_guard<std::mutex> Lock(Mutex);
+    --InFlight[S.Member];
     return Q->Ok;
   }
 };
@@ -337,28 +348,41 @@ TEST_F(EngineFixture, FailedMemberChunksRunElsewhere) {
   EXPECT_GT(iterationsOf("sim:0"), 0u);
 }
 
-// Members that queue kernels (GPUs) get their chunks started from the
-// launching thread, all at once, and waited for there: the same answers, no
-// chunk handed to a worker. A launch with a member that cannot start chunks
-// (the CPU pool) runs every chunk as before.
-TEST_F(EngineFixture, ChunksOnQueuingMembersStartFromTheLaunchingThread) {
+// Members that queue kernels (GPUs) get their chunks started and waited
+// for by the engine, not handed to a worker: with parallel starts each
+// member's on a thread of its own, the first member's on the launching
+// thread; serial, all on the launching thread. The same answers either way.
+// A launch with a member that cannot start chunks (the CPU pool) runs every
+// chunk as before.
+TEST_F(EngineFixture, ChunksOnQueuingMembersStartFromTheEngine) {
   KernelDescriptor D = parse(StencilDesc);
   KernelTraits K = traits(D);
   Back.Kernel = stencil();
   std::vector<double> Ref = initial(N), RefB = Ref;
   void *A = upload(Ref), *B = upload(Ref);
-  Back.Queues = {true, true, true};
-  for (int It = 0; It < 4; ++It) {
-    if (It == 2)
-      Back.Queues = {true, true, false};
-    int Started = Back.Started, Ran = Back.Ran;
-    ASSERT_TRUE(E.launch(request(K, A, B)));
-    ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
-    EXPECT_EQ(Back.Started - Started, It < 2 ? 3 : 0);
-    EXPECT_EQ(Back.Ran - Ran, It < 2 ? 0 : 3);
-    stencilStep(Ref, RefB);
-    std::swap(Ref, RefB);
-    std::swap(A, B);
+  for (bool Parallel : {false, true}) {
+    Config.ParallelStarts = Parallel;
+    Back.Queues = {true, true, true};
+    Back.StartedFrom.clear();
+    for (int It = 0; It < 4; ++It) {
+      if (It == 2)
+        Back.Queues = {true, true, false};
+      int Started = Back.Started, Ran = Back.Ran;
+      ASSERT_TRUE(E.launch(request(K, A, B)));
+      ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
+      EXPECT_EQ(Back.Started - Started, It < 2 ? 3 : 0);
+      EXPECT_EQ(Back.Ran - Ran, It < 2 ? 0 : 3);
+      stencilStep(Ref, RefB);
+      std::swap(Ref, RefB);
+      std::swap(A, B);
+    }
+    std::set<std::thread::id> Threads;
+    for (const auto &[M, From] : Back.StartedFrom) {
+      EXPECT_EQ(From.size(), 1u) << "member " << M;
+      Threads.insert(From.begin(), From.end());
+    }
+    EXPECT_EQ(Threads.size(), Parallel ? 3u : 1u);
+    EXPECT_TRUE(Threads.count(std::this_thread::get_id()));
   }
   std::vector<double> Got = download(A);
   EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);

@@ -123,6 +123,7 @@ TEST(Settings, DefaultsWhenUnsetOrEmpty) {
   EXPECT_TRUE(S.MeasuredTeams);
   EXPECT_FALSE(S.UserTeams);
   EXPECT_EQ(S.Inspector, Settings::Inspect::InPlace);
+  EXPECT_TRUE(S.ParallelStarts);
   EXPECT_EQ(S.Simulate, 0u);
   EXPECT_EQ(S.SimulateMemory, 0u);
   EXPECT_FALSE(S.MembersListed);
@@ -152,11 +153,13 @@ TEST(Settings, ValuesRead) {
                     {"HETERO_NODE_SPLIT", "off"},
                     {"HETERO_TEAMS", "plugin"},
                     {"HETERO_INSPECT", "sync"},
+                    {"HETERO_STARTS", "serial"},
                     {"OMP_NUM_TEAMS", "264"}},
                    S)
                   .empty());
   EXPECT_FALSE(S.MeasuredTeams);
   EXPECT_EQ(S.Inspector, Settings::Inspect::Sync);
+  EXPECT_FALSE(S.ParallelStarts);
   EXPECT_TRUE(S.UserTeams);
   EXPECT_EQ(S.Info, 2);
   EXPECT_EQ(S.TraceFile, "/tmp/t.json");
@@ -224,6 +227,7 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAccepted) {
       {"HETERO_TEAMS", "264", "HETERO_TEAMS=264: expected measured or plugin"},
       {"HETERO_INSPECT", "on",
        "HETERO_INSPECT=on: expected in-place, background, sync or off"},
+      {"HETERO_STARTS", "2", "HETERO_STARTS=2: expected parallel or serial"},
       {"HETERO_CPU_THREADS", "-1",
        "HETERO_CPU_THREADS=-1: expected an integer from 1 to"},
       {"HETERO_CPU_THREADS", "abc",
@@ -319,10 +323,13 @@ TEST(Settings, InForceListsEverySettingAndItsDefaults) {
   std::map<std::string, std::string> Env = {{"HETERO_CHUNKS", "4"}};
   ASSERT_TRUE(read(Env, S).empty());
   std::vector<std::string> Lines = settingsInForce(S, envOf(Env));
-  EXPECT_EQ(Lines.size(), 20u);
+  EXPECT_EQ(Lines.size(), 21u);
   EXPECT_NE(std::find(Lines.begin(), Lines.end(),
                       "HETERO_INSPECT=in-place (default)"),
             Lines.end());
+  EXPECT_NE(
+      std::find(Lines.begin(), Lines.end(), "HETERO_STARTS=parallel (default)"),
+      Lines.end());
   EXPECT_NE(
       std::find(Lines.begin(), Lines.end(), "HETERO_TEAMS=measured (default)"),
       Lines.end());

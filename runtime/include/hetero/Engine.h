@@ -41,6 +41,7 @@
 #include "hetero/SectionCache.h"
 #include "hetero/Settings.h"
 #include "hetero/ShareModel.h"
+#include "hetero/StartThreads.h"
 #include "hetero/TeamsTrial.h"
 
 #include <cstdio>
@@ -123,6 +124,9 @@ private:
   SectionCache Sections;
   KernelStats Stats;
   KernelStats::Launch Last;
+  /// Start and wait for the chunks of a launch over several GPUs, one
+  /// thread per GPU (HETERO_STARTS=parallel; LaunchRun::startAndFinish).
+  StartThreads Starters;
   // One launch at a time, so that the bytes copied during a launch are its.
   std::mutex LaunchMutex;
 };

@@ -36,6 +36,8 @@
 // | HETERO_TRACE           | a file path (Chrome trace JSON)         | none    |
 // | HETERO_NODE_SPLIT      | auto or off                             | auto    |
 // | HETERO_TEAMS           | measured or plugin                      | measured|
+// | HETERO_INSPECT         | in-place, background, sync or off       | in-place|
+// | HETERO_STARTS          | parallel or serial                      | parallel|
 // clang-format on
 //
 // (HETERO_SHARES_FILE's default: $XDG_CACHE_HOME/hetero/shares.txt, else
@@ -73,6 +75,11 @@
 // indirect read takes its whole buffer. CG on 16.7M rows over 4 H200s,
 // default pool: 0.78-0.84 ms an iteration in place against 1.35-1.47 with
 // off (x whole to every GPU at every SpMV); on 1M rows 0.31 against 0.34.
+// HETERO_STARTS=parallel: the chunks of a launch over several GPUs start
+// and are waited for on one thread per GPU, the launching thread's and
+// helpers that spin for 200 us after each launch (a core each, which the
+// CPU pool leaves free); serial: one after the other from the launching
+// thread (StartThreads.h).
 // HETERO_GPU_SPLIT=k presents each GPU as k members cuda:<n>.0 ..
 // cuda:<n>.<k-1>, each with its own memory node (a k-th of the GPU's
 // memory), image copy, loop windows and worker, copying between each other
@@ -130,6 +137,10 @@ struct Settings {
     Sync,
     Off
   } Inspector = Inspect::InPlace;
+  /// HETERO_STARTS=parallel: a launch's chunks on several GPUs are started
+  /// and waited for one thread per GPU (StartThreads.h); serial: all from
+  /// the launching thread.
+  bool ParallelStarts = true;
   /// OMP_NUM_TEAMS is set: the user chose the team count.
   bool UserTeams = false;
   /// STARPU_NCPU (or STARPU_NCPUS) / STARPU_NCUDA are set: StarPU's own
