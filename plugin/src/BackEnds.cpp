@@ -154,6 +154,7 @@ void BackEnds::shareNode() {
 // primary context, which would pull the context from under the cuda plugin.
 void BackEnds::startCudaDevices() {
   PartialSlots.resize(NumCudaDevices);
+  LaunchEnvs = std::make_unique<GpuLaunchEnvironments>(*Cuda);
   for (int D = 0; D < NumCudaDevices; ++D) {
     if (!CudaGiven[D])
       continue; // another rank's
@@ -324,6 +325,7 @@ void BackEnds::reportBus(const StarPUPool &Workers) const {
 void BackEnds::stop() {
   Kernels.clear();
   PartialSlots.clear(); // device memory, while the cuda plugin runs
+  LaunchEnvs.reset();
   if (Cuda)
     if (auto Err = Cuda->deinit())
       llvm::consumeError(std::move(Err));
@@ -497,6 +499,16 @@ bool BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
       Ok = Cuda->data_submit_async(M.Device, Slot.Device, Slot.Host, P.Size,
                                    Q) == OFFLOAD_SUCCESS;
     }
+  }
+  // A reduction kernel gets the member's own launch environment, first
+  // among its arguments, where the plugin would make one for this launch.
+  if (void *Env = Ok && LaunchEnvs
+                      ? LaunchEnvs->get(C.Member, M.Device, CL.Entry)
+                      : nullptr) {
+    CL.Args.insert(CL.Args.begin(), reinterpret_cast<uintptr_t>(Env));
+    CL.Offsets.insert(CL.Offsets.begin(), 0);
+    CL.KA.NumArgs += 1;
+    CL.KA.Version = GpuLaunchEnvironments::OwnEnvironmentVersion;
   }
   Ok = Ok &&
        Cuda->launch_kernel(M.Device, CL.Entry, CL.argPtrs(), CL.Offsets.data(),

@@ -15,6 +15,7 @@
 #ifndef HETERO_PLUGIN_BACKENDS_H
 #define HETERO_PLUGIN_BACKENDS_H
 
+#include "GpuLaunchEnvironments.h"
 #include "GpuPartialSlots.h"
 #include "ImageTable.h"
 
@@ -162,6 +163,8 @@ private:
   std::vector<bool> CudaUsable;
   /// Per CUDA device: its chunks' reduction partials (GpuPartialSlots.h).
   std::vector<std::unique_ptr<GpuPartialSlots>> PartialSlots;
+  /// Reduction kernels' launch environments (GpuLaunchEnvironments.h).
+  std::unique_ptr<GpuLaunchEnvironments> LaunchEnvs;
   // The GPUs this process may use: all, or its rank's (NodeShare.h).
   std::vector<bool> CudaGiven;
   // OpenMP threads of the CPU pool's kernels without a thread_limit clause
