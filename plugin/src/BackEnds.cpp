@@ -502,7 +502,7 @@ bool BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
   }
   // A reduction kernel gets the member's own launch environment, first
   // among its arguments, where the plugin would make one for this launch.
-  if (void *Env = Ok && LaunchEnvs
+  if (void *Env = (Ok && LaunchEnvs)
                       ? LaunchEnvs->get(C.Member, M.Device, CL.Entry)
                       : nullptr) {
     CL.Args.insert(CL.Args.begin(), reinterpret_cast<uintptr_t>(Env));

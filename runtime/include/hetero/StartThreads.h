@@ -1,13 +1,11 @@
-//===- StartThreads.h - A launch's GPU chunks, one thread per GPU -*- C++
-//-*-===//
+//===- StartThreads.h - A launch's chunks, a thread per GPU -----*- C++ -*-===//
 //
 // Starting a chunk on a GPU costs the launching thread 3 to 4 us of the cuda
-// plugin's time (9 with a reduction: its partial's identity up, the launch
-// environment, the partial back), and waiting for it as long again: from
-// one thread, the fourth GPU of a CG launch started 12 us (27 with a
-// reduction) after the first, of kernels of 34 to 67 us (16.7M rows over
-// 4 H100s). These threads start and wait for the other GPUs' chunks while
-// the launching thread does the first one's.
+// plugin's time (9 with a reduction: its partial's identity up, then the
+// partial back): from one thread, the fourth GPU of a CG launch started
+// 12 us (27 with a reduction) after the first, of kernels of 34 to 67 us
+// (16.7M rows over 4 H100s). These threads start and wait for the other
+// GPUs' chunks while the launching thread does the first one's.
 //
 // The helpers spin for SpinMicros after each job, so that the next launch
 // (CG's come 60 to 200 us apart) finds them awake, then sleep until the
