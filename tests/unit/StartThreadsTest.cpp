@@ -13,26 +13,26 @@ using namespace hetero;
 
 namespace {
 
-/// Runs Count jobs through T; each records its thread and how many jobs
-/// were running at once.
+/// Runs Count jobs through T; each records its thread, then waits (up to
+/// 10 s) until all Count have started: they all get there only if they run
+/// at once. AllMet: every job saw all of them.
 void runRecorded(StartThreads &T, size_t Count,
-                 std::vector<std::thread::id> &Threads, int &MostAtOnce) {
+                 std::vector<std::thread::id> &Threads, bool &AllMet) {
   Threads.assign(Count, std::thread::id());
-  std::atomic<int> Running{0}, Most{0};
+  std::atomic<size_t> Arrived{0};
+  std::atomic<size_t> Met{0};
   std::vector<std::function<void()>> Jobs;
   for (size_t I = 0; I < Count; ++I)
     Jobs.push_back([&, I] {
-      int Now = ++Running;
-      for (int Seen = Most;
-           Now > Seen && !Most.compare_exchange_weak(Seen, Now);)
-        ;
-      // Long enough that the jobs overlap when they run at once.
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
       Threads[I] = std::this_thread::get_id();
-      --Running;
+      ++Arrived;
+      auto Until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (Arrived < Count && std::chrono::steady_clock::now() < Until)
+        std::this_thread::yield();
+      Met += Arrived == Count;
     });
   T.runAll(Jobs);
-  MostAtOnce = Most;
+  AllMet = Met == Count;
 }
 
 } // namespace
@@ -43,12 +43,12 @@ TEST(StartThreads, RunsEachJobOnceOnAThreadOfItsOwn) {
   StartThreads T;
   for (size_t Count : {1, 4, 2, 4, 3}) {
     std::vector<std::thread::id> Threads;
-    int Most = 0;
-    runRecorded(T, Count, Threads, Most);
+    bool AllMet = false;
+    runRecorded(T, Count, Threads, AllMet);
     EXPECT_EQ(Threads[0], std::this_thread::get_id());
     EXPECT_EQ(std::set<std::thread::id>(Threads.begin(), Threads.end()).size(),
               Count);
-    EXPECT_EQ(Most, static_cast<int>(Count));
+    EXPECT_TRUE(AllMet) << Count << " jobs did not all run at once";
   }
   EXPECT_EQ(T.helpers(), 3u); // as many as the most jobs at once, less one
 }
