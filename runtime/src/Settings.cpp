@@ -217,6 +217,20 @@ Settings readSettings(const GetEnvFn &GetEnv,
     if (!V.empty() && !parseFlag(V, Field))
       Reject(Name, V, "expected 0 or 1");
   };
+  // One of two words; Field becomes whether it is First (FirstSets) or
+  // Second (!FirstSets).
+  auto Choice = [&](const char *Name, std::string_view First,
+                    std::string_view Second, bool &Field,
+                    bool FirstSets = true) {
+    std::string_view V = Value(Name);
+    if (V.empty())
+      return;
+    if (V == First || V == Second)
+      Field = (V == First) == FirstSets;
+    else
+      Reject(Name, V,
+             "expected " + std::string(First) + " or " + std::string(Second));
+  };
 
   Integer("HETERO_INFO", 0, 3, S.Info);
   Flag("HETERO_STATS", S.Stats);
@@ -248,12 +262,8 @@ Settings readSettings(const GetEnvFn &GetEnv,
   Integer("HETERO_CPU_THREADS", 1, 1 << 20, S.CpuThreads);
   Flag("HETERO_HOST_COPY", S.HostCopy);
   Integer("HETERO_PROBE_AFTER", 0, Settings::MaxProbeAfterMs, S.ProbeAfterMs);
-  if (std::string_view V = Value("HETERO_SHARES"); !V.empty()) {
-    if (V == "fixed" || V == "measured")
-      S.FixedShares = V == "fixed";
-    else
-      Reject("HETERO_SHARES", V, "expected measured or fixed");
-  }
+  Choice("HETERO_SHARES", "measured", "fixed", S.FixedShares,
+         /*FirstSets=*/false);
   if (std::string_view V = Value("HETERO_SHARES_FILE"); !V.empty()) {
     if (V != "none")
       S.SharesFile = std::string(V);
@@ -264,18 +274,8 @@ Settings readSettings(const GetEnvFn &GetEnv,
   }
   if (std::string_view V = Value("HETERO_TRACE"); !V.empty())
     S.TraceFile = std::string(V);
-  if (std::string_view V = Value("HETERO_NODE_SPLIT"); !V.empty()) {
-    if (V == "auto" || V == "off")
-      S.NodeSplit = V == "auto";
-    else
-      Reject("HETERO_NODE_SPLIT", V, "expected auto or off");
-  }
-  if (std::string_view V = Value("HETERO_TEAMS"); !V.empty()) {
-    if (V == "measured" || V == "plugin")
-      S.MeasuredTeams = V == "measured";
-    else
-      Reject("HETERO_TEAMS", V, "expected measured or plugin");
-  }
+  Choice("HETERO_NODE_SPLIT", "auto", "off", S.NodeSplit);
+  Choice("HETERO_TEAMS", "measured", "plugin", S.MeasuredTeams);
   if (std::string_view V = Value("HETERO_INSPECT"); !V.empty()) {
     if (V == "background")
       S.Inspector = Settings::Inspect::Background;
@@ -288,12 +288,7 @@ Settings readSettings(const GetEnvFn &GetEnv,
     else
       Reject("HETERO_INSPECT", V, "expected in-place, background, sync or off");
   }
-  if (std::string_view V = Value("HETERO_STARTS"); !V.empty()) {
-    if (V == "parallel" || V == "serial")
-      S.ParallelStarts = V == "parallel";
-    else
-      Reject("HETERO_STARTS", V, "expected parallel or serial");
-  }
+  Choice("HETERO_STARTS", "parallel", "serial", S.ParallelStarts);
   if (const char *Teams = GetEnv("OMP_NUM_TEAMS"); Teams && *Teams)
     S.UserTeams = true;
   S.StarPUCpusSet = GetEnv("STARPU_NCPU") || GetEnv("STARPU_NCPUS");
