@@ -260,6 +260,9 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
     Cpu.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu] : -1;
     Members.push_back(Cpu);
   }
+  for (const Member &M : Members)
+    Lanes.push_back(M.Kind == MemberKind::Gpu ? std::make_unique<GpuLane>()
+                                              : nullptr);
   int Cores = availableCores();
   int GpuMembers = static_cast<int>(
       std::count_if(Members.begin(), Members.end(),
@@ -323,6 +326,9 @@ void BackEnds::reportBus(const StarPUPool &Workers) const {
 }
 
 void BackEnds::stop() {
+  for (size_t M = 0; M < Lanes.size(); ++M)
+    (void)settle(M); // their streams go back before the plugin stops
+  Lanes.clear();
   Kernels.clear();
   PartialSlots.clear(); // device memory, while the cuda plugin runs
   LaunchEnvs.reset();
@@ -338,8 +344,11 @@ void BackEnds::stop() {
 //-----------------------------------------------------===//
 
 /// Sets member M's copy of the kernel's loop window for chunk C (off for a
-/// whole launch); writes only what changed.
-bool BackEnds::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C) {
+/// whole launch); writes only what changed. A GPU's goes in its lane, in
+/// order with the kernels queued there (an earlier chunk of this kernel may
+/// still be waiting to read its own window).
+bool BackEnds::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
+                         __tgt_async_info *Lane) {
   HeteroKernel::Window &W = K.Windows[M];
   abi::LoopWindow V;
   if (C.Windowed) {
@@ -351,7 +360,9 @@ bool BackEnds::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C) {
     return true;
   const Member &Mb = Members[M];
   if (Mb.Kind == MemberKind::Gpu) {
-    if (Cuda->data_submit(Mb.Device, W.Addr, &V, sizeof(V)) != OFFLOAD_SUCCESS)
+    // From pageable memory: the driver takes the bytes before returning.
+    if (Cuda->data_submit_async(Mb.Device, W.Addr, &V, sizeof(V), Lane) !=
+        OFFLOAD_SUCCESS)
       return false;
   } else {
     memcpy(W.Addr, &V, sizeof(V)); // the image's global, in this process
@@ -370,7 +381,7 @@ struct BackEnds::ChunkLaunch {
 };
 
 bool BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
-                            ChunkLaunch &Out) {
+                            ChunkLaunch &Out, __tgt_async_info *Lane) {
   const auto &L = *static_cast<const BackEndLaunch *>(Launch);
   HeteroKernel &K = *L.Kernel;
   const HeteroKernel::Window &W = K.Windows[C.Member];
@@ -380,7 +391,7 @@ bool BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
   // be optimised apart (a math routine inlined into one and not the other,
   // then fused differently), and a split must give a whole run's bits.
   if (W.Entry) {
-    if (!setWindow(C.Member, K, C))
+    if (!setWindow(C.Member, K, C, Lane))
       return false;
     Out.Entry = W.Entry;
   } else {
@@ -419,16 +430,16 @@ bool BackEnds::gpuContext(const Member &M) {
 }
 
 bool BackEnds::run(const void *Launch, const ChunkRun &C) {
-  ChunkLaunch CL;
-  if (!prepareChunk(Launch, C, CL))
-    return false;
   const Member &M = Members[C.Member];
   if (M.Kind == MemberKind::Gpu) {
-    // In a stream of its own, waited for here (as the cuda plugin's
+    // In the member's lane, waited for here (as the cuda plugin's
     // synchronous launch does), its partials' copies in that stream.
     StartedChunk S;
     return start(Launch, C, S) && finish(S);
   }
+  ChunkLaunch CL;
+  if (!prepareChunk(Launch, C, CL, nullptr))
+    return false;
   const HeteroKernel &K = *static_cast<const BackEndLaunch *>(Launch)->Kernel;
   // The kernel's thread count (a thread_limit or num_threads clause, or 1
   // for a kernel without a parallel region: ThreadLimit[0]) caps its CPU
@@ -461,29 +472,43 @@ bool BackEnds::startsChunks(size_t M) const {
   return Members[M].Kind == MemberKind::Gpu;
 }
 
-/// A chunk start() started: the stream (the cuda plugin's async info, which
-/// also keeps what the launch needs until it ends) and its partials' slots.
+/// A chunk start() started: its member and its partials' slots.
 struct BackEnds::StartedGpuChunk {
+  size_t Member = 0;
   int Device = -1;
-  __tgt_async_info Queue;
   std::vector<ChunkPartial> Partials;
   std::vector<GpuPartialSlots::Slot> Slots;
 };
 
-// The kernel goes on a stream of the cuda plugin's pool, held in the
-// chunk's async info until finish() (which gives the stream back). The
+BackEnds::~BackEnds() = default;
+
+bool BackEnds::waitLane(GpuLane &Lane, int Device) {
+  if (Lane.Failed)
+    return false;
+  if (Lane.Queue.Queue &&
+      Cuda->synchronize(Device, &Lane.Queue) != OFFLOAD_SUCCESS)
+    Lane.Failed = true;
+  return !Lane.Failed;
+}
+
+// The kernel goes on the member's lane, after what is queued there. The
 // partials' identities go up before it and their results come back after
 // it, in that stream, through their slots' pinned twins.
 bool BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
   const Member &M = Members[C.Member];
+  if (M.Kind != MemberKind::Gpu || C.Member >= Lanes.size())
+    return false;
+  GpuLane &Lane = *Lanes[C.Member];
+  std::lock_guard<std::mutex> Hold(Lane.Mutex);
   ChunkLaunch CL;
-  if (M.Kind != MemberKind::Gpu || !prepareChunk(Launch, C, CL) ||
-      !gpuContext(M))
+  if (Lane.Failed || !gpuContext(M) ||
+      !prepareChunk(Launch, C, CL, &Lane.Queue))
     return false;
   auto Run = std::make_unique<StartedGpuChunk>();
+  Run->Member = C.Member;
   Run->Device = M.Device;
   Run->Partials = C.Partials;
-  __tgt_async_info *Q = &Run->Queue;
+  __tgt_async_info *Q = &Lane.Queue;
   bool Ok = true;
   if (!C.Partials.empty()) {
     GpuPartialSlots *Slots = static_cast<size_t>(M.Device) < PartialSlots.size()
@@ -518,8 +543,7 @@ bool BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
                                    Run->Slots[I].Device, C.Partials[I].Size,
                                    Q) == OFFLOAD_SUCCESS;
   if (!Ok) {
-    if (Q->Queue)
-      Cuda->synchronize(M.Device, Q);
+    (void)waitLane(Lane, M.Device); // the slots' copies may be queued
     if (!Run->Slots.empty())
       PartialSlots[M.Device]->give(Run->Slots);
     return false;
@@ -534,13 +558,35 @@ bool BackEnds::finish(StartedChunk &S) {
       static_cast<StartedGpuChunk *>(std::exchange(S.Handle, nullptr)));
   if (!Run)
     return false;
-  bool Ok = !Run->Queue.Queue ||
-            Cuda->synchronize(Run->Device, &Run->Queue) == OFFLOAD_SUCCESS;
+  bool Ok;
+  {
+    GpuLane &Lane = *Lanes[Run->Member];
+    std::lock_guard<std::mutex> Hold(Lane.Mutex);
+    Ok = waitLane(Lane, Run->Device);
+  }
   for (size_t I = 0; Ok && I < Run->Partials.size(); ++I)
     memcpy(Run->Partials[I].Result, Run->Slots[I].Host, Run->Partials[I].Size);
   if (!Run->Slots.empty())
     PartialSlots[Run->Device]->give(Run->Slots);
   return Ok;
+}
+
+void BackEnds::release(StartedChunk &S) {
+  auto *Run = static_cast<StartedGpuChunk *>(S.Handle);
+  if (Run && !Run->Slots.empty()) {
+    (void)finish(S); // its slots return once their copies have landed
+    return;
+  }
+  delete Run;
+  S.Handle = nullptr;
+}
+
+bool BackEnds::settle(size_t M) {
+  if (M >= Lanes.size() || !Lanes[M])
+    return true;
+  GpuLane &Lane = *Lanes[M];
+  std::lock_guard<std::mutex> Hold(Lane.Mutex);
+  return waitLane(Lane, Members[M].Device);
 }
 
 void BackEnds::setInfoFlag(uint32_t Level) {

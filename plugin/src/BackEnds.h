@@ -75,6 +75,7 @@ public:
   using GenericPluginTy = llvm::omp::target::plugin::GenericPluginTy;
 
   BackEnds(const Settings &S, DataLayer &Layer) : Config(S), Layer(Layer) {}
+  ~BackEnds() override;
 
   /// The pool report of hetero-info (PoolReport.cpp): members, memories,
   /// peer access, bandwidths, versions, settings, what was left out.
@@ -118,6 +119,8 @@ public:
   bool startsChunks(size_t M) const override;
   bool start(const void *Launch, const ChunkRun &C, StartedChunk &S) override;
   bool finish(StartedChunk &S) override;
+  void release(StartedChunk &S) override;
+  bool settle(size_t M) override;
 
   void setInfoFlag(uint32_t Level);
   void setDeviceIdentifier(int32_t UserId);
@@ -142,11 +145,25 @@ private:
   void loadOnMembers(ImageGroup &G);
   void loadDescriptor(ImageGroup &G, HeteroKernel &K);
   void findWindows(ImageGroup &G, HeteroKernel &K);
-  bool setWindow(size_t M, HeteroKernel &K, const ChunkRun &C);
+  bool setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
+                 __tgt_async_info *Lane);
   struct ChunkLaunch;
   struct StartedGpuChunk;
-  /// The entry, arguments and window of chunk C (false: none to launch).
-  bool prepareChunk(const void *Launch, const ChunkRun &C, ChunkLaunch &Out);
+  /// A GPU member's queue: a stream of the cuda plugin's pool, held in the
+  /// async info until a wait gives it back (the next chunk takes another:
+  /// nothing is queued then, so none need follow the last). Failed: a wait
+  /// failed; the member's kernels are lost from then on.
+  struct GpuLane {
+    std::mutex Mutex;
+    __tgt_async_info Queue;
+    bool Failed = false;
+  };
+  /// The entry, arguments and window of chunk C (false: none to launch);
+  /// a GPU's window goes in its Lane.
+  bool prepareChunk(const void *Launch, const ChunkRun &C, ChunkLaunch &Out,
+                    __tgt_async_info *Lane);
+  /// Waits for what is queued on Lane (of GPU Device), under its lock.
+  bool waitLane(GpuLane &Lane, int Device);
   /// Makes member M's GPU context current on this thread.
   bool gpuContext(const Member &M);
 
@@ -175,6 +192,8 @@ private:
   // unless the user set KMP_BLOCKTIME; -1 leaves libomp's.
   int CpuBlocktime = -1;
   Pool Members;
+  /// Per member: a GPU's lane (null for the others).
+  std::vector<std::unique_ptr<GpuLane>> Lanes;
   // What kept a device or the CPU out of the pool, for hetero-info.
   std::vector<std::string> LeftOut;
   ImageTable Images;

@@ -175,12 +175,14 @@ public:
   int32_t launch_kernel(int32_t, void *TgtEntryPtr, void **TgtArgs,
                         ptrdiff_t *TgtOffsets, KernelArgsTy *KernelArgs,
                         __tgt_async_info *) override;
-  // Every operation completes before it returns: queues are always empty.
-  // The interop queue stands for the whole pool: waiting on it waits until
-  // no launch is running on any member.
+  // Every operation completes before it returns, but for launches that ran
+  // ahead (Engine.h), which whatever touches their data waits for: queues
+  // are always empty. The interop queue stands for the whole pool: waiting
+  // on it waits until no launch is running on any member, run-ahead ones
+  // included (foreign code may touch device memory through it).
   int32_t synchronize(int32_t, __tgt_async_info *AsyncInfo) override {
     if (AsyncInfo && AsyncInfo->Queue == &PoolQueue && ready())
-      Run->waitIdle();
+      return Run->waitIdle() ? OFFLOAD_SUCCESS : OFFLOAD_FAIL;
     return OFFLOAD_SUCCESS;
   }
   int32_t query_async(int32_t Id, __tgt_async_info *AsyncInfo) override {

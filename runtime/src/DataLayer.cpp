@@ -146,6 +146,10 @@ Status DataLayer::release(void *Ptr) {
   Buffer &B = *It->second;
   for (size_t N = 1; N < B.NodePtr.size(); ++N)
     if (B.NodePtr[N])
+      if (Status S = settleLocked(static_cast<NodeId>(N)); !S)
+        return S;
+  for (size_t N = 1; N < B.NodePtr.size(); ++N)
+    if (B.NodePtr[N])
       Nodes[N]->release(B.NodePtr[N]);
   // Pointers to it that other nodes hold translated would point into freed
   // node storage (and a later buffer may take its hetero address): those
@@ -279,7 +283,7 @@ bool DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
     return false;
   char *Dst = static_cast<char *>(B.NodePtr[Home]) + Off;
   double TraceBegin = trace::on() ? trace::now() : 0;
-  if (!Nodes[Home]->copyFromHost(Dst, Src, Size))
+  if (!settleLocked(Home) || !Nodes[Home]->copyFromHost(Dst, Src, Size))
     return false;
   if (trace::on())
     traceCopy(*Nodes[HostNode], HostNode, *Nodes[Home], Home, Size, TraceBegin);
@@ -345,6 +349,9 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
         double TraceBegin = trace::on() ? trace::now() : 0;
         if (S == HostNode) {
           std::memcpy(Out + (Have.Lo - Off), From, Len);
+        } else if (Status Settled = settleLocked(S); !Settled) {
+          Result = Settled;
+          return true;
         } else if (!Nodes[S]->copyToHost(Out + (Have.Lo - Off), From, Len)) {
           Result = Status::error(StatusCode::CopyFailed,
                                  "a copy of " + std::to_string(Len) +
@@ -454,6 +461,8 @@ Status DataLayer::fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo,
     if (Status S = translateLocked(N, It->second, Value); !S)
       return S;
     char *Slot = static_cast<char *>(B.NodePtr[N]) + It->first;
+    if (Status S = settleLocked(N); !S)
+      return S;
     if (!Nodes[N]->storePointer(Slot, reinterpret_cast<void *>(Value)))
       return Status::error(StatusCode::CopyFailed,
                            "a pointer could not be written to " +
@@ -495,6 +504,10 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
   uint64_t Len = Hi - Lo;
   char *SrcP = static_cast<char *>(B.NodePtr[Src]) + Lo;
   char *DstP = static_cast<char *>(B.NodePtr[Dst]) + Lo;
+  // Kernels left running on either end finish first.
+  for (NodeId End : {Src, Dst})
+    if (Status S = settleLocked(End); !S)
+      return S;
   // Bytes still on their way into Src are waited for before they leave.
   if (!B.Queued[Src].intersect(Lo, Hi).empty())
     if (Status S = waitQueuedLocked(Src); !S)
@@ -812,6 +825,8 @@ std::optional<bool> DataLayer::scanInPlace(const ScanJob &J, int64_t &Min,
     if (!Waited && !waitAllQueuedLocked())
       return std::nullopt;
     Waited = true;
+    if (!settleLocked(N))
+      return std::nullopt;
     double TraceBegin = trace::on() ? trace::now() : 0;
     NodeOps::Scan R =
         Nodes[N]->scanValues(static_cast<const char *>(B->NodePtr[N]) + J.Off,
@@ -934,6 +949,19 @@ Status DataLayer::waitQueuedLocked(NodeId N) {
     return Status::error(StatusCode::CopyFailed,
                          "a copy into " + Nodes[N]->name() + " failed");
   return Status();
+}
+
+void DataLayer::setSettler(Settler S) {
+  Lock L(Mutex);
+  Settle = std::move(S);
+}
+
+Status DataLayer::settleLocked(NodeId N) {
+  if (N == HostNode || !Settle || Settle(N))
+    return Status();
+  return Status::error(StatusCode::KernelFailed,
+                       "a kernel that ran ahead on " + Nodes[N]->name() +
+                           " failed; its results are lost");
 }
 
 Status DataLayer::waitAllQueuedLocked() {

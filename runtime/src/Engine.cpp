@@ -48,6 +48,62 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
   updateHome();
   Layer.setScanMode(scanModeOf(S.Inspector));
   Measured.load(Config.SharesFile, this->Members); // the parameter is gone
+  size_t N = this->Members.size();
+  Ahead = std::make_unique<std::atomic<bool>[]>(N);
+  AheadFailed = std::make_unique<std::atomic<bool>[]>(N);
+  for (size_t M = 0; M < N; ++M)
+    Ahead[M] = AheadFailed[M] = false;
+  Layer.setSettler([this](NodeId Node) { return settleNode(Node); });
+}
+
+Engine::~Engine() {
+  {
+    std::lock_guard<std::mutex> Lock(LaunchMutex);
+    (void)settleAll();
+  }
+  Layer.setSettler(nullptr);
+}
+
+bool Engine::settleMember(size_t M) {
+  if (!Ahead[M].exchange(false))
+    return !AheadFailed[M];
+  if (Back.settle(M))
+    return true;
+  if (!AheadFailed[M].exchange(true))
+    error("a kernel that ran ahead on %s failed, and its results with it "
+          "(HETERO_RUN_AHEAD=0 waits for every launch, so that another "
+          "member can run a failed member's chunks again)",
+          Members[M].name().c_str());
+  return false;
+}
+
+bool Engine::settleNode(NodeId N) {
+  bool Ok = true;
+  for (size_t M = 0; M < Members.size(); ++M)
+    if (Members[M].Node == N)
+      Ok = settleMember(M) && Ok;
+  return Ok;
+}
+
+bool Engine::settleAll() {
+  bool Ok = true;
+  for (size_t M = 0; M < Members.size(); ++M)
+    Ok = settleMember(M) && Ok;
+  return Ok;
+}
+
+bool Engine::mayRunAhead(const std::string &Key, const KernelTraits &K,
+                         const std::vector<Share> &Shares) const {
+  if (!Config.RunAheadUs || Config.HostCopy || Shares.empty() ||
+      !K.Desc->reductions().empty() || !Measured.untimed(Key))
+    return false;
+  for (const Share &S : Shares)
+    if (!Back.startsChunks(S.Member) || !Grids.untimed(Key, S.Member) ||
+        (S.Member < Shapes.size() && Shapes[S.Member].Trial))
+      return false;
+  auto It = Busiest.find(Key);
+  return It != Busiest.end() &&
+         It->second * 1e6 <= static_cast<double>(Config.RunAheadUs);
 }
 
 void Engine::saveShares() {
@@ -100,6 +156,8 @@ bool Engine::launch(const LaunchRequest &R) {
     }
     Rec.Shares = SharesNote;
     LaunchRun Split(*this, R, Rec);
+    if (mayRunAhead(Key, K, Shares))
+      Split.allowRunAhead();
     Outcome =
         Split.split(Shares, Reason,
                     Alone < Members.size() ? Offered : std::vector<Share>());
@@ -137,9 +195,19 @@ bool Engine::launch(const LaunchRequest &R) {
             .count();
     if (infoLevel() >= 2) // the line is built only when it is printed
       printLaunchTimes(K.Name, Wall, Rec, SharesNote);
-    // A grid under trial would swing the GPU's measured speed.
-    if (!recordGrids(Key, Usage, Rec))
-      Measured.record(Key, Usage, Wall);
+    if (Rec.RanAhead) {
+      // Its chunks' times are not known: it only counts.
+      (void)recordGrids(Key, Usage, Rec, /*Timed=*/false);
+      Measured.recordUntimed(Key);
+    } else {
+      double Most = 0;
+      for (const MemberUsage &U : Usage)
+        Most = std::max(Most, U.BusySeconds);
+      Busiest[Key] = Most;
+      // A grid under trial would swing the GPU's measured speed.
+      if (!recordGrids(Key, Usage, Rec, /*Timed=*/true))
+        Measured.record(Key, Usage, Wall);
+    }
   }
   Shapes.assign(Members.size(), TeamsTrial::Pick());
   Rec.H2D = T.BytesH2D - H2D;
@@ -170,12 +238,16 @@ void Engine::pickGrids(const std::string &Key, const std::vector<Share> &S,
 
 bool Engine::recordGrids(const std::string &Key,
                          const std::vector<MemberUsage> &Usage,
-                         KernelStats::Launch &Rec) {
+                         KernelStats::Launch &Rec, bool Timed) {
   bool Trial = false;
   for (size_t M = 0; M < Members.size() && M < Shapes.size(); ++M) {
     if (Members[M].Kind != MemberKind::Gpu || !Usage[M].Iterations)
       continue;
-    Grids.record(Key, M, Shapes[M], Usage[M].Iterations, Usage[M].BusySeconds);
+    if (Timed)
+      Grids.record(Key, M, Shapes[M], Usage[M].Iterations,
+                   Usage[M].BusySeconds);
+    else
+      Grids.recordUntimed(Key, M);
     Trial |= Shapes[M].Trial;
     std::string Note = Grids.note(Key, M);
     if (!Note.empty())

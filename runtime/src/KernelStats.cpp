@@ -14,6 +14,8 @@ void KernelStats::record(const std::string &Kernel, const Launch &L) {
   ++R.Launches;
   if (L.Split)
     ++R.Split;
+  if (L.RanAhead)
+    ++R.RanAhead;
   else if (R.Reason.empty())
     R.Reason = L.Reason.empty() ? "unknown" : L.Reason;
   for (const auto &[Name, U] : L.Members) {
@@ -50,14 +52,16 @@ void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
                U.BusySeconds * 1e3);
       Members += Buf;
     }
+    std::string Ahead =
+        R.RanAhead ? " ran_ahead=" + std::to_string(R.RanAhead) : "";
     fprintf(Out,
             "hetero-stats kernel=%s launches=%" PRIu64 " split=%s"
             " split_launches=%" PRIu64 " members=%s bytes_h2d=%" PRIu64
-            " bytes_d2d=%" PRIu64 " bytes_d2h=%" PRIu64 "%s%s%s%s\n",
+            " bytes_d2d=%" PRIu64 " bytes_d2h=%" PRIu64 "%s%s%s%s%s\n",
             K.c_str(), R.Launches, Split.c_str(), R.Split,
             Members.empty() ? "-" : Members.c_str(), R.H2D, R.D2D, R.D2H,
             R.Shares.empty() ? "" : " shares=", R.Shares.c_str(),
-            R.Teams.empty() ? "" : " teams=", R.Teams.c_str());
+            R.Teams.empty() ? "" : " teams=", R.Teams.c_str(), Ahead.c_str());
   }
   fprintf(Out,
           "hetero-stats total bytes_h2d=%" PRIu64 " bytes_d2d=%" PRIu64

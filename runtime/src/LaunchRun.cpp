@@ -258,9 +258,12 @@ ChunkRun LaunchRun::chunkRun(const Chunk &C) {
 /// waited for on a thread of their own (StartThreads.h), the first
 /// member's on this one; else all start from this thread, one after the
 /// other, and are waited for in the same order. A chunk's time is from its
-/// start to its end as its thread sees it.
+/// start to its end as its thread sees it. A chunk that runs ahead (!Wait)
+/// is released instead of waited for: it stays queued on its member, whose
+/// loop window a later chunk's start sets behind it in the same queue.
 std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
-                                            std::vector<double> &Seconds) {
+                                            std::vector<double> &Seconds,
+                                            bool Wait) {
   std::vector<char> Ok(Which.size(), 0); // written by several threads
   std::vector<StartedChunk> Started(Which.size());
   std::vector<std::chrono::steady_clock::time_point> Starts(Which.size());
@@ -272,8 +275,25 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
         E.Back.start(R.BackendLaunch, chunkRun(Chunks[Which[I]]), Started[I]);
   };
   auto Finish = [&](size_t I) {
+    size_t M = Chunks[Which[I]].Member;
+    if (!Wait) {
+      if (Ok[I]) {
+        E.Back.release(Started[I]);
+        E.Ahead[M] = true;
+      }
+      if (trace::on())
+        traceChunk(Chunks[Which[I]], TraceBegins[I], Ok[I], true);
+      return;
+    }
+    // The wait covers what ran ahead there before: a failure may be theirs.
+    bool WasAhead = E.Ahead[M].exchange(false);
     if (Ok[I])
       Ok[I] = E.Back.finish(Started[I]);
+    if (!Ok[I] && WasAhead && !E.AheadFailed[M].exchange(true))
+      error("kernel %s failed on %s, where kernels ran ahead before it: "
+            "their results are lost too (HETERO_RUN_AHEAD=0 waits for every "
+            "launch)",
+            K.Name.c_str(), name(M).c_str());
     Seconds[I] = std::chrono::duration<double>(
                      std::chrono::steady_clock::now() - Starts[I])
                      .count();
@@ -289,9 +309,10 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
       ByMember.emplace_back();
     ByMember[It->second].push_back(I);
   }
-  TraceSpan Wait("host", "wait", "");
-  if (Wait.active())
-    Wait.setName("wait for " + std::to_string(Which.size()) + " chunks");
+  TraceSpan Waiting("host", Wait ? "wait" : "queue", "");
+  if (Waiting.active())
+    Waiting.setName((Wait ? "wait for " : "queue ") +
+                    std::to_string(Which.size()) + " chunks");
   if (E.Config.ParallelStarts && ByMember.size() > 1) {
     std::vector<std::function<void()>> Jobs;
     for (const std::vector<size_t> &Group : ByMember)
@@ -323,11 +344,15 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
 
 std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
   std::vector<double> Seconds(Which.size(), 0);
-  bool AllStart = Which.size() > 1;
+  // One chunk goes to its member's worker, unless it runs ahead (a chunk
+  // the share model placed alone: CG at a million rows on one GPU).
+  bool Ahead = RunAhead && Which.size() == Chunks.size();
+  bool AllStart = Which.size() > 1 || (Ahead && !Which.empty());
   for (size_t C : Which)
     AllStart = AllStart && E.Back.startsChunks(Chunks[C].Member);
   if (AllStart) {
-    std::vector<bool> Ok = startAndFinish(Which, Seconds);
+    std::vector<bool> Ok = startAndFinish(Which, Seconds, !Ahead);
+    Rec.RanAhead = Ahead;
     account(Which, Seconds, Ok);
     return Ok;
   }
@@ -367,7 +392,8 @@ void LaunchRun::account(const std::vector<size_t> &Which,
   }
 }
 
-void LaunchRun::traceChunk(const Chunk &C, double BeginUs, bool Ok) const {
+void LaunchRun::traceChunk(const Chunk &C, double BeginUs, bool Ok,
+                           bool Queued) const {
   std::string Kernel = trace::shortKernelName(K.Name);
   std::string Name = C.Whole ? Kernel + " (whole)"
                              : Kernel + " [" + std::to_string(C.Lo) + "," +
@@ -379,6 +405,8 @@ void LaunchRun::traceChunk(const Chunk &C, double BeginUs, bool Ok) const {
             ",\"iterations\":" + std::to_string(C.Hi - C.Lo);
   if (!Ok)
     Args += ",\"failed\":true";
+  if (Queued) // the event ends when it was queued, not when it ran
+    Args += ",\"ran_ahead\":true";
   trace::event(member(C.Member).name(), "chunk", Name, BeginUs, trace::now(),
                Args);
 }
@@ -465,6 +493,9 @@ bool LaunchRun::runAndRecover(
         Failed.insert(Chunks[Pending[I]].Member);
     if (Failed.empty())
       return true;
+    for (size_t M : Failed)
+      if (E.AheadFailed[M])
+        return false; // said where it was found
     // A faulted kernel leaves its CUDA context unusable: every part of that
     // GPU (HETERO_GPU_SPLIT) leaves with the part it ran on.
     std::map<size_t, size_t> With; // part -> the failed part of its GPU
@@ -573,11 +604,19 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
         Reason = "no room on " + NoRoomFirst + ", then " + Reason;
       return Outcome::NotSplit;
     }
-    // Nothing has run yet: a member without room leaves this launch.
-    auto NoRoom = std::find_if(Chunks.begin(), Chunks.end(),
-                               [&](Chunk &C) { return !prepare(C).ok(); });
+    // Nothing has run yet: a member without room leaves this launch. A
+    // kernel that ran ahead and failed (found by a copy) stops it.
+    Status Prepared;
+    auto NoRoom = std::find_if(Chunks.begin(), Chunks.end(), [&](Chunk &C) {
+      return !(Prepared = prepare(C)).ok();
+    });
     if (NoRoom == Chunks.end())
       break;
+    if (Prepared.code() == StatusCode::KernelFailed) {
+      (void)CopiesLanded();
+      error("kernel %s: %s", K.Name.c_str(), Prepared.message().c_str());
+      return Outcome::Failed;
+    }
     size_t M = NoRoom->Member;
     warning("kernel %s: %s has no room for its chunks' data; the other "
             "members take its iterations",

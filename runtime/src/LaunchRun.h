@@ -38,6 +38,10 @@ public:
   /// Runs the launch whole on the first member of Choice that has room for
   /// its data, the others as fallbacks. NotSplit says why it is whole.
   Outcome whole(const WholeChoice &Choice, const std::string &NotSplit);
+  /// The split's chunks, when all are on members that start chunks, are
+  /// left running when it returns (Engine.h's run-ahead; the engine checked
+  /// the rest). Rec.RanAhead says whether they were.
+  void allowRunAhead() { RunAhead = true; }
 
 private:
   struct Chunk {
@@ -75,6 +79,7 @@ private:
   /// split() was given one share chosen from several: its one chunk runs
   /// as a chunk, not whole.
   bool OneChosen = false;
+  bool RunAhead = false;
 
   const Member &member(size_t M) const { return E.Members[M]; }
   std::string name(size_t M) const { return member(M).name(); }
@@ -88,14 +93,18 @@ private:
   ChunkRun chunkRun(const Chunk &C);
   std::vector<bool> runChunks(const std::vector<size_t> &Which);
   /// Which, all on members that start chunks (Backend::startsChunks): they
-  /// start from this thread and are waited for here; their times in Seconds.
+  /// start from this thread and are waited for here (unless Wait is false:
+  /// then they are left queued, and their members unsettled); their times
+  /// in Seconds (0 for those left queued).
   std::vector<bool> startAndFinish(const std::vector<size_t> &Which,
-                                   std::vector<double> &Seconds);
+                                   std::vector<double> &Seconds, bool Wait);
   /// Adds the chunks' busy times and iterations to their members' usage.
   void account(const std::vector<size_t> &Which,
                const std::vector<double> &Seconds, const std::vector<bool> &Ok);
-  /// Records chunk C, run from BeginUs until now, in the HETERO_TRACE file.
-  void traceChunk(const Chunk &C, double BeginUs, bool Ok) const;
+  /// Records chunk C, run from BeginUs until now (Queued: queued, left to
+  /// run ahead), in the HETERO_TRACE file.
+  void traceChunk(const Chunk &C, double BeginUs, bool Ok,
+                  bool Queued = false) const;
   /// Runs every chunk; the chunks of a member that fails run again on the
   /// first of Candidates() (members that may run them, best first) that has
   /// room, members of the other kind (another image) before the failed

@@ -29,7 +29,8 @@ const char *const KnownSettings[] = {
     "HETERO_MIN_CHUNK",    "HETERO_CPU_THREADS", "HETERO_HOST_COPY",
     "HETERO_SHARES",       "HETERO_SHARES_FILE", "HETERO_GPU_SPLIT",
     "HETERO_PROBE_AFTER",  "HETERO_TRACE",       "HETERO_NODE_SPLIT",
-    "HETERO_TEAMS",        "HETERO_INSPECT",     "HETERO_STARTS"};
+    "HETERO_TEAMS",        "HETERO_INSPECT",     "HETERO_STARTS",
+    "HETERO_RUN_AHEAD"};
 
 /// Names of hetero's other tools (compiler driver, scripts): never typos.
 const char *const OtherHeteroNames[] = {
@@ -289,6 +290,7 @@ Settings readSettings(const GetEnvFn &GetEnv,
       Reject("HETERO_INSPECT", V, "expected in-place, background, sync or off");
   }
   Choice("HETERO_STARTS", "parallel", "serial", S.ParallelStarts);
+  Integer("HETERO_RUN_AHEAD", 0, Settings::MaxRunAheadUs, S.RunAheadUs);
   if (const char *Teams = GetEnv("OMP_NUM_TEAMS"); Teams && *Teams)
     S.UserTeams = true;
   S.StarPUCpusSet = GetEnv("STARPU_NCPU") || GetEnv("STARPU_NCPUS");
@@ -342,6 +344,7 @@ std::vector<std::string> settingsInForce(const Settings &S,
       {"HETERO_TEAMS", S.MeasuredTeams ? "measured" : "plugin"},
       {"HETERO_INSPECT", inspectName(S.Inspector)},
       {"HETERO_STARTS", S.ParallelStarts ? "parallel" : "serial"},
+      {"HETERO_RUN_AHEAD", Num(S.RunAheadUs)},
   };
   std::vector<std::string> Out;
   for (const auto &[Name, Value] : Values) {

@@ -295,6 +295,19 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
   return E.Handed;
 }
 
+bool ShareModel::untimed(const std::string &Key) const {
+  if (!Enabled)
+    return true;
+  auto It = Entries.find(Key);
+  return It != Entries.end() && It->second.Now == Phase::Settled &&
+         Cycling.empty();
+}
+
+void ShareModel::recordUntimed(const std::string &Key) {
+  if (auto It = Entries.find(Key); Enabled && It != Entries.end())
+    ++It->second.Launches;
+}
+
 void ShareModel::record(const std::string &Key,
                         const std::vector<MemberUsage> &Usage,
                         double WallSeconds) {

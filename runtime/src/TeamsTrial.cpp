@@ -54,6 +54,19 @@ TeamsTrial::Pick TeamsTrial::pick(const std::string &Key, size_t M,
   return P;
 }
 
+bool TeamsTrial::untimed(const std::string &Key, size_t M) const {
+  auto It = States.find({Key, M});
+  if (!Enabled || It == States.end() || It->second.Decided)
+    return true;
+  const State &S = It->second;
+  return S.Launches >= DefaultLaunches && S.Default > 0 && !trialDue(S);
+}
+
+void TeamsTrial::recordUntimed(const std::string &Key, size_t M) {
+  if (auto It = States.find({Key, M}); Enabled && It != States.end())
+    ++It->second.Launches;
+}
+
 void TeamsTrial::record(const std::string &Key, size_t M, const Pick &P,
                         uint64_t Iterations, double Seconds) {
   auto It = States.find({Key, M});

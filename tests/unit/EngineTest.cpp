@@ -39,31 +39,6 @@ uint64_t iterationsIn(const KernelStats::Launch &L, const std::string &Member) {
   return 0;
 }
 
-// b[i] = (a[i-1] + a[i] + a[i+1]) / 3 for i in [1, n-1); args: a, b, n.
-const char *StencilDesc = "hetero-kernel 1\n"
-                          "split yes\n"
-                          "nest 1\n"
-                          "loop 0 1 lt (- (sarg 2 4 1) 1) 1\n"
-                          "read 8 (arg 0) (* (- (c 0) 1) 8)\n"
-                          "read 8 (arg 0) (* (c 0) 8)\n"
-                          "read 8 (arg 0) (* (+ (c 0) 1) 8)\n"
-                          "write 8 (arg 1) (* (c 0) 8)\n";
-
-// s += a[i] for i in [0, n); args: a, &s, n.
-const char *SumDesc = "hetero-kernel 1\n"
-                      "split yes\n"
-                      "nest 1\n"
-                      "loop 0 0 lt (sarg 2 4 1) 1\n"
-                      "read 8 (arg 0) (* (c 0) 8)\n"
-                      "reduce 1 + f64\n";
-
-KernelDescriptor parse(const char *Text) {
-  KernelDescriptor D;
-  std::string Err;
-  EXPECT_TRUE(KernelDescriptor::parse(Text, D, Err)) << Err;
-  return D;
-}
-
 /// Runs the tasks of different workers on their own threads, concurrently;
 /// one worker's tasks in order.
 std::vector<bool>
@@ -197,12 +172,7 @@ struct EngineFixture : ::testing::Test {
   }
   KernelTraits traits(const KernelDescriptor &D) { return testKernel(D, 3); }
   LaunchRequest request(const KernelTraits &K, void *A, void *B) {
-    LaunchRequest R;
-    R.Kernel = &K;
-    R.Args = {reinterpret_cast<uintptr_t>(A), reinterpret_cast<uintptr_t>(B),
-              static_cast<uintptr_t>(N)};
-    R.Offsets = {0, 0, 0};
-    return R;
+    return testRequest(K, A, B, N);
   }
   uint64_t iterationsOf(const std::string &Member) {
     return iterationsIn(E.lastLaunch(), Member);
@@ -241,7 +211,7 @@ TestKernel stencil(std::vector<size_t> *Fail = nullptr) {
 } // namespace
 
 TEST_F(EngineFixture, StencilChainMatchesSerialAndMovesOnlyHalos) {
-  KernelDescriptor D = parse(StencilDesc);
+  KernelDescriptor D = parseDescriptor(StencilDesc);
   KernelTraits K = traits(D);
   Back.Kernel = stencil();
   std::vector<double> Ref = initial(N), RefB = Ref;
@@ -280,7 +250,7 @@ TEST_F(EngineFixture, StencilChainMatchesSerialAndMovesOnlyHalos) {
 }
 
 TEST_F(EngineFixture, ReductionCombinesChunkPartialsInOrder) {
-  KernelDescriptor D = parse(SumDesc);
+  KernelDescriptor D = parseDescriptor(SumDesc);
   KernelTraits K = traits(D);
   Config.Chunks = 3;
   std::vector<double> V = initial(N);
@@ -323,7 +293,7 @@ TEST_F(EngineFixture, ReductionCombinesChunkPartialsInOrder) {
 }
 
 TEST_F(EngineFixture, FailedMemberChunksRunElsewhere) {
-  KernelDescriptor D = parse(StencilDesc);
+  KernelDescriptor D = parseDescriptor(StencilDesc);
   KernelTraits K = traits(D);
   std::vector<double> Ref = initial(N), RefB = Ref;
   void *A = upload(Ref), *B = upload(Ref);
@@ -355,7 +325,7 @@ TEST_F(EngineFixture, FailedMemberChunksRunElsewhere) {
 // A launch with a member that cannot start chunks (the CPU pool) runs every
 // chunk as before.
 TEST_F(EngineFixture, ChunksOnQueuingMembersStartFromTheEngine) {
-  KernelDescriptor D = parse(StencilDesc);
+  KernelDescriptor D = parseDescriptor(StencilDesc);
   KernelTraits K = traits(D);
   Back.Kernel = stencil();
   std::vector<double> Ref = initial(N), RefB = Ref;
@@ -389,7 +359,7 @@ TEST_F(EngineFixture, ChunksOnQueuingMembersStartFromTheEngine) {
 }
 
 TEST_F(EngineFixture, AMembersChunksNeverRunAtOnce) {
-  KernelDescriptor D = parse(StencilDesc);
+  KernelDescriptor D = parseDescriptor(StencilDesc);
   KernelTraits K = traits(D);
   Back.Kernel = stencil();
   Config.Chunks = 3;
@@ -412,7 +382,7 @@ TEST_F(EngineFixture, AMembersChunksNeverRunAtOnce) {
 // A started chunk whose kernel fails (seen when it is waited for) makes its
 // member leave, and its chunks run elsewhere, as a failed run() does.
 TEST_F(EngineFixture, FailedStartedChunksRunElsewhere) {
-  KernelDescriptor D = parse(StencilDesc);
+  KernelDescriptor D = parseDescriptor(StencilDesc);
   KernelTraits K = traits(D);
   Back.Queues = {true, true, true};
   std::vector<double> Ref = initial(N), RefB = Ref;
@@ -461,7 +431,7 @@ TEST_F(EngineFixture, UnsafePlansRunWholeAndChangeNothingFirst) {
        "atomic"},
   };
   for (const Case &C : Cases) {
-    KernelDescriptor D = parse(C.Desc);
+    KernelDescriptor D = parseDescriptor(C.Desc);
     KernelTraits K = traits(D);
     LaunchRequest R = request(K, A, B);
     R.TripCount = C.TripCount;
@@ -484,7 +454,7 @@ TEST_F(EngineFixture, UnsafePlansRunWholeAndChangeNothingFirst) {
 }
 
 TEST_F(EngineFixture, EmptyLoopRunsNothing) {
-  KernelDescriptor D = parse(StencilDesc);
+  KernelDescriptor D = parseDescriptor(StencilDesc);
   KernelTraits K = traits(D);
   std::vector<double> V = initial(N);
   void *A = upload(V), *B = upload(V);
@@ -506,12 +476,12 @@ TEST_F(EngineFixture, EmptyLoopRunsNothing) {
 // are kept while that memory is unwritten, and found again once written.
 TEST_F(EngineFixture, SectionsFoundThroughMemoryFollowItsWrites) {
   // b[i] = a[idx[i]] for i in [0, n); args: a, b, n, idx (32-bit indices).
-  KernelDescriptor D =
-      parse("hetero-kernel 1\nsplit yes\nnest 1\n"
-            "loop 0 0 lt (sarg 2 4 1) 1\n"
-            "read 4 (arg 3) (* (c 0) 4)\n"
-            "read 8 (arg 0) (* (load (+ (arg 3) (* (c 0) 4)) 4 1) 8)\n"
-            "write 8 (arg 1) (* (c 0) 8)\n");
+  KernelDescriptor D = parseDescriptor(
+      "hetero-kernel 1\nsplit yes\nnest 1\n"
+      "loop 0 0 lt (sarg 2 4 1) 1\n"
+      "read 4 (arg 3) (* (c 0) 4)\n"
+      "read 8 (arg 0) (* (load (+ (arg 3) (* (c 0) 4)) 4 1) 8)\n"
+      "write 8 (arg 1) (* (c 0) 8)\n");
   KernelTraits K = traits(D);
   L.setScanMode(DataLayer::ScanMode::Sync); // each chunk's third of a
   Back.Kernel = [](size_t, uint64_t Lo, uint64_t Hi,
@@ -552,7 +522,7 @@ TEST_F(EngineFixture, SectionsFoundThroughMemoryFollowItsWrites) {
 // A whole launch whose member fails runs again on the next member; one whose
 // member held the only copy of what it updated cannot.
 TEST_F(EngineFixture, WholeLaunchesRecoverOnceLikeSplitOnes) {
-  KernelDescriptor D = parse("hetero-kernel 1\nsplit no calls 'f'\n");
+  KernelDescriptor D = parseDescriptor("hetero-kernel 1\nsplit no calls 'f'\n");
   KernelTraits K = traits(D);
   std::vector<double> V = initial(N);
   void *A = upload(V), *B = upload(V);
@@ -660,7 +630,7 @@ TEST(EngineNoRoom, MemberWithoutRoomIsLeftOut) {
   Back.Kernel = stencil();
   Engine E(Config, L, makePool(S0, S1), Back, runConcurrently);
   const int N = 3001;
-  KernelDescriptor D = parse(StencilDesc);
+  KernelDescriptor D = parseDescriptor(StencilDesc);
   KernelTraits K;
   K.Name = "stencil";
   K.Desc = &D;
@@ -703,7 +673,7 @@ struct DefaultsStencil {
   NodeId S1;
   TestBackend Back;
   Engine E;
-  KernelDescriptor D = parse(StencilDesc);
+  KernelDescriptor D = parseDescriptor(StencilDesc);
   KernelTraits K;
   std::vector<double> Ref = initial(N), RefB = Ref;
   void *A = nullptr, *B = nullptr;

@@ -154,12 +154,14 @@ TEST(Settings, ValuesRead) {
                     {"HETERO_TEAMS", "plugin"},
                     {"HETERO_INSPECT", "sync"},
                     {"HETERO_STARTS", "serial"},
+                    {"HETERO_RUN_AHEAD", "0"},
                     {"OMP_NUM_TEAMS", "264"}},
                    S)
                   .empty());
   EXPECT_FALSE(S.MeasuredTeams);
   EXPECT_EQ(S.Inspector, Settings::Inspect::Sync);
   EXPECT_FALSE(S.ParallelStarts);
+  EXPECT_EQ(S.RunAheadUs, 0u);
   EXPECT_TRUE(S.UserTeams);
   EXPECT_EQ(S.Info, 2);
   EXPECT_EQ(S.TraceFile, "/tmp/t.json");
@@ -228,6 +230,10 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAccepted) {
       {"HETERO_INSPECT", "on",
        "HETERO_INSPECT=on: expected in-place, background, sync or off"},
       {"HETERO_STARTS", "2", "HETERO_STARTS=2: expected parallel or serial"},
+      {"HETERO_RUN_AHEAD", "on",
+       "HETERO_RUN_AHEAD=on: expected an integer from 0 to 1000000"},
+      {"HETERO_RUN_AHEAD", "1000001",
+       "HETERO_RUN_AHEAD=1000001: expected an integer from 0 to 1000000"},
       {"HETERO_CPU_THREADS", "-1",
        "HETERO_CPU_THREADS=-1: expected an integer from 1 to"},
       {"HETERO_CPU_THREADS", "abc",
@@ -323,7 +329,10 @@ TEST(Settings, InForceListsEverySettingAndItsDefaults) {
   std::map<std::string, std::string> Env = {{"HETERO_CHUNKS", "4"}};
   ASSERT_TRUE(read(Env, S).empty());
   std::vector<std::string> Lines = settingsInForce(S, envOf(Env));
-  EXPECT_EQ(Lines.size(), 21u);
+  EXPECT_EQ(Lines.size(), 22u);
+  EXPECT_NE(
+      std::find(Lines.begin(), Lines.end(), "HETERO_RUN_AHEAD=200 (default)"),
+      Lines.end());
   EXPECT_NE(std::find(Lines.begin(), Lines.end(),
                       "HETERO_INSPECT=in-place (default)"),
             Lines.end());

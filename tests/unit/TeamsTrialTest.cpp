@@ -54,6 +54,33 @@ TEST(TeamsTrial, DefaultThenEachCandidateThenTheFastest) {
   EXPECT_EQ(T.note("k#17", 0), "1/4:0.50x");
 }
 
+// Launches that ran ahead (Engine.h) are not timed: once the default has
+// been, they only count towards TrialAfterLaunches; candidates are timed.
+TEST(TeamsTrial, UntimedLaunchesCountUntilACandidateIsDue) {
+  TeamsTrial T(true, /*TrialAfter=*/1e9);
+  auto Time = [](double F) { return F == 0.5 ? 1e-9 : 2e-9; };
+  EXPECT_TRUE(T.untimed("k#17", 0)); // never picked: nothing to time
+  for (int L = 0; L < 3; ++L) {
+    EXPECT_FALSE(L > 0 && T.untimed("k#17", 0)) << L;
+    launch(T, Time);
+  }
+  unsigned Counted = 3;
+  while (T.untimed("k#17", 0)) {
+    TeamsTrial::Pick P = T.pick("k#17", 0, Iterations, Resident);
+    EXPECT_FALSE(P.Trial);
+    T.recordUntimed("k#17", 0);
+    ASSERT_LT(++Counted, 100u);
+  }
+  EXPECT_EQ(Counted, TeamsTrial::TrialAfterLaunches);
+  for (int L = 0; L < 4; ++L) {
+    EXPECT_FALSE(T.untimed("k#17", 0));
+    EXPECT_TRUE(launch(T, Time).Trial);
+  }
+  EXPECT_EQ(launch(T, Time).Fraction, 0.5);
+  EXPECT_TRUE(T.untimed("k#17", 0));
+  EXPECT_EQ(T.note("k#17", 0), "1/2:0.50x");
+}
+
 TEST(TeamsTrial, AFarSlowerCandidateEndsTheTrial) {
   TeamsTrial T(true);
   // A streaming kernel: each halving of the grid slows it down; 1/4 is

@@ -13,7 +13,10 @@
 // also start a chunk from the launching thread and finish it later
 // (start(), finish()): a launch whose chunks are all on such members then
 // hands no chunk to a worker thread (a hand-over cost 20-60 us a launch on
-// an H100 node).
+// an H100 node). Such a member's chunks go in one queue per member (a GPU's
+// lane: one stream), in the order they start, so that the engine may leave
+// a launch's chunks running after it returns (Engine.h's run-ahead):
+// settle() waits for everything queued on the member so far.
 //
 // A split kernel's reductions give each chunk a private copy of the
 // reduction variable (ChunkPartial): the back end provides its storage on
@@ -110,8 +113,16 @@ public:
                      StartedChunk & /*S*/) {
     return false;
   }
-  /// Waits for a started chunk; true when its kernel completed.
+  /// Waits for a started chunk (and so for everything queued before it on
+  /// its member); true when its kernel completed. A chunk that is never
+  /// finished still ends: settle() waits for it.
   virtual bool finish(StartedChunk & /*S*/) { return false; }
+  /// Forgets a started chunk without waiting for it: it stays queued on its
+  /// member until settle() (or a later chunk's finish()).
+  virtual void release(StartedChunk & /*S*/) {}
+  /// Waits for every chunk started on member M so far; false when one of
+  /// them failed (then every later settle() of M fails too).
+  virtual bool settle(size_t /*M*/) { return true; }
 };
 
 } // namespace hetero

@@ -44,6 +44,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -201,6 +202,15 @@ public:
 
   TransferStats &stats() { return Stats; }
 
+  /// Waits for the kernels a launch left running on node N (Engine.h's
+  /// run-ahead); false when one of them failed.
+  using Settler = std::function<bool(NodeId N)>;
+  /// The layer calls S before it touches a node's memory from outside that
+  /// node's kernels: a copy into or out of it, a read-back, a write from
+  /// the host, a pointer written there, a scan, freeing storage there.
+  /// Called under the layer's lock; S must not call the layer. Null: none.
+  void setSettler(Settler S);
+
 private:
   struct Buffer;
   /// A loadRange() question about one buffer: (offset, bytes, stride,
@@ -239,6 +249,10 @@ private:
   /// Waits for every queued copy: what anything but the batch's own
   /// makeValid() and translate() calls first.
   Status waitAllQueuedLocked();
+  /// Runs the settler for node N (not the host); KernelFailed when a kernel
+  /// left running there failed.
+  Status settleLocked(NodeId N);
+  Settler Settle;
   /// Whether the calling thread is outside an open batch.
   bool outsideBatch() const;
   void forgetSlots(Buffer &B, uint64_t Lo, uint64_t Hi);

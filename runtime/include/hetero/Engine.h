@@ -28,6 +28,21 @@
 // the host, and its chunks run again elsewhere; a chunk that updated in
 // place data that lived only there cannot, and the launch fails.
 //
+// Run-ahead (HETERO_RUN_AHEAD=<us>): a split launch whose chunks are all on
+// members that queue them (GPUs), without reductions, with its shares and
+// grids settled (nothing to time), and whose chunks took at most that long
+// the last time they were waited for, returns once they are queued. Each
+// such member is then unsettled: before anything touches its memory from
+// outside its queue (the data layer's copies, read-backs, scans, frees:
+// DataLayer::setSettler) the engine waits for its queue, and chunks of
+// later launches queue behind them. So the GPUs go from one kernel to the
+// next while the host plans the next launch (CG over 4 H100s: six launches
+// an iteration, each paying its round trip with the GPUs idle). A program's
+// timer around one such launch sees part of its time in the next; the bound
+// keeps that part short. A chunk that ran ahead and failed cannot run again
+// (its launch is gone): the wait that finds it fails, with a message, and
+// so does everything after it on that member.
+//
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_ENGINE_H
 #define HETERO_ENGINE_H
@@ -44,8 +59,11 @@
 #include "hetero/StartThreads.h"
 #include "hetero/TeamsTrial.h"
 
+#include <atomic>
 #include <cstdio>
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -86,8 +104,15 @@ public:
   const KernelStats::Launch &lastLaunch() const { return Last; }
   /// Keeps the settled shares for later runs (ShareModel.h).
   void saveShares();
-  /// Waits until no launch runs on any member.
-  void waitIdle() { std::lock_guard<std::mutex> Idle(LaunchMutex); }
+  /// Waits until no launch runs on any member, and for the chunks that
+  /// ran ahead; false when one of those failed.
+  bool waitIdle() {
+    std::lock_guard<std::mutex> Idle(LaunchMutex);
+    return settleAll();
+  }
+  ~Engine();
+  Engine(const Engine &) = delete;
+  Engine &operator=(const Engine &) = delete;
 
 private:
   /// HETERO_INFO=2's line for a split launch: wall, member usage, shares.
@@ -95,16 +120,24 @@ private:
                         const KernelStats::Launch &Rec,
                         const std::string &SharesNote);
   friend class LaunchRun;
-  /// The grids of a split's GPU members (Shapes), and what they measured;
+  /// The grids of a split's GPU members (Shapes), and what they measured
+  /// (Timed: false for a launch that ran ahead, which only counts);
   /// recordGrids says whether one was under trial.
   void pickGrids(const std::string &Key, const std::vector<Share> &S,
                  uint64_t TripCount);
   bool recordGrids(const std::string &Key,
                    const std::vector<MemberUsage> &Usage,
-                   KernelStats::Launch &Rec);
+                   KernelStats::Launch &Rec, bool Timed);
   /// Points the data layer's map-time writes at the member a whole launch
   /// would run on first (the host for the CPU pool); again after a failure.
   void updateHome();
+  /// Whether launch Key over Shares may run ahead (see above).
+  bool mayRunAhead(const std::string &Key, const KernelTraits &K,
+                   const std::vector<Share> &Shares) const;
+  /// Waits for what ran ahead on member M / node N / every member.
+  bool settleMember(size_t M);
+  bool settleNode(NodeId N);
+  bool settleAll();
 
   const Settings &Config;
   DataLayer &Layer;
@@ -129,6 +162,12 @@ private:
   StartThreads Starters;
   // One launch at a time, so that the bytes copied during a launch are its.
   std::mutex LaunchMutex;
+  /// Per member: chunks ran ahead there and were not waited for since
+  /// (Ahead), or one of them failed (AheadFailed, for good).
+  std::unique_ptr<std::atomic<bool>[]> Ahead, AheadFailed;
+  /// Per share-model key: the busiest member's time in the last launch
+  /// whose chunks were waited for (the run-ahead bound's measure).
+  std::map<std::string, double> Busiest;
 };
 
 } // namespace hetero

@@ -6,10 +6,12 @@
 //   hetero-stats kernel=<name> launches=<n> split=yes|no(<reason>)
 //       members=<member>:<iterations>:<busy ms>,... bytes_h2d= bytes_d2d=
 //       bytes_d2h= [shares=<phase>:<member>=<pct>,...]
-//       [teams=<member>=<grid>,...]
+//       [teams=<member>=<grid>,...] [ran_ahead=<n>]
 // (shares: the last split launch's, and the phase of ShareModel.h that
 // chose them; teams: the GPU members' grids, TeamsTrial::note) and a last
-// line with the process's totals.
+// line with the process's totals. ran_ahead: the launches that returned
+// before their chunks ended (Engine.h's run-ahead); their chunks' busy times
+// are not known and count as 0.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_KERNELSTATS_H
@@ -40,6 +42,7 @@ public:
     uint64_t H2D = 0, D2D = 0, D2H = 0;
     std::string Shares; // a split's shares and who chose them
     std::string Teams;  // the GPU members' grids (TeamsTrial::note)
+    bool RanAhead = false;
   };
   void record(const std::string &Kernel, const Launch &L);
   /// The lines described above, kernels in order of first launch.
@@ -48,7 +51,7 @@ public:
 
 private:
   struct Record {
-    uint64_t Launches = 0, Split = 0;
+    uint64_t Launches = 0, Split = 0, RanAhead = 0;
     std::string Reason; // of the first unsplit launch
     std::vector<std::pair<std::string, MemberUsage>> Members;
     uint64_t H2D = 0, D2D = 0, D2H = 0;

@@ -38,6 +38,7 @@
 // | HETERO_TEAMS           | measured or plugin                      | measured|
 // | HETERO_INSPECT         | in-place, background, sync or off       | in-place|
 // | HETERO_STARTS          | parallel or serial                      | parallel|
+// | HETERO_RUN_AHEAD       | 0 .. 1000000 microseconds               | 200     |
 // clang-format on
 //
 // (HETERO_SHARES_FILE's default: $XDG_CACHE_HOME/hetero/shares.txt, else
@@ -80,6 +81,13 @@
 // helpers that spin for 200 us after each launch (a core each, which the
 // CPU pool leaves free); serial: one after the other from the launching
 // thread (StartThreads.h).
+// HETERO_RUN_AHEAD=<us>: a split launch over GPUs only, without reductions,
+// whose shares and grids are settled and whose chunks took at most this
+// long when last waited for, returns once its chunks are queued, as a
+// `nowait` would; the next operation that touches their data (a copy, a
+// read-back, a reduction's launch on the same GPU) waits for them (Engine.h).
+// 0: every launch waits for its chunks. Off under HETERO_HOST_COPY=1, whose
+// point is that a failed GPU's chunks can run again elsewhere.
 // HETERO_GPU_SPLIT=k presents each GPU as k members cuda:<n>.0 ..
 // cuda:<n>.<k-1>, each with its own memory node (a k-th of the GPU's
 // memory), image copy, loop windows and worker, copying between each other
@@ -141,6 +149,9 @@ struct Settings {
   /// and waited for one thread per GPU (StartThreads.h); serial: all from
   /// the launching thread.
   bool ParallelStarts = true;
+  /// HETERO_RUN_AHEAD: microseconds; 0 off.
+  uint64_t RunAheadUs = 200;
+  static constexpr uint64_t MaxRunAheadUs = 1000000;
   /// OMP_NUM_TEAMS is set: the user chose the team count.
   bool UserTeams = false;
   /// STARPU_NCPU (or STARPU_NCPUS) / STARPU_NCUDA are set: StarPU's own

@@ -157,6 +157,12 @@ public:
   /// iterations and busy time; the launch's wall time.
   void record(const std::string &Key, const std::vector<MemberUsage> &Usage,
               double WallSeconds);
+  /// Whether a launch of Key would measure nothing the model still needs:
+  /// the model is off, or Key's shares are settled and no kernel's cycle is
+  /// being timed. Such a launch may end after it returns (Engine.h).
+  bool untimed(const std::string &Key) const;
+  /// Counts a launch of Key that was not timed (untimed() held).
+  void recordUntimed(const std::string &Key);
 
   /// Below this part of the pool's speed, the CPU pool is left out.
   static constexpr double MinGain = 0.05;

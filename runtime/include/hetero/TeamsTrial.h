@@ -34,6 +34,9 @@
 //     kept. The choice is then fixed for the process.
 //   - A launch that runs a candidate is a trial: its times must not teach
 //     the share model (ShareModel.h), whose GPU speed would otherwise swing.
+//   - A launch that ran ahead (Engine.h) has no time: it may run only the
+//     default grid after launches 2 and 3 timed it, or the grid kept, and
+//     counts towards TrialAfterLaunches; candidates are always waited for.
 //   - Disabled where the shares are fixed (HETERO_SHARES=fixed or weights in
 //     HETERO_MEMBERS, so that reductions repeat bit for bit), under
 //     HETERO_TEAMS=plugin, and with OMP_NUM_TEAMS set: always the default.
@@ -80,6 +83,12 @@ public:
   /// unknown, then the default).
   Pick pick(const std::string &Key, size_t M, uint64_t Iterations,
             uint64_t ResidentThreads);
+  /// Whether member M's next launch of Key runs the default grid or the
+  /// one kept, and its time is not needed: the grid is chosen for good, or
+  /// the default has been timed and no candidate is due yet (then the launch
+  /// counts towards TrialAfterLaunches through recordUntimed()).
+  bool untimed(const std::string &Key, size_t M) const;
+  void recordUntimed(const std::string &Key, size_t M);
   /// Member M ran its chunks of kernel Key with shape P: Iterations in
   /// Seconds.
   void record(const std::string &Key, size_t M, const Pick &P,

@@ -1,0 +1,311 @@
+//===- RunAheadTest.cpp - Launches that return before their chunks end ----===//
+//
+// Engine.h's run-ahead over two simulated accelerators whose back end queues
+// chunks the way a GPU's stream does, but runs them only when waited for
+// (finish() or settle()): as late as a GPU may. Whatever the engine or the
+// data layer read before waiting would be stale, so the results must still
+// equal a serial run bit for bit; reductions, the bound on a launch's time
+// and a failing queued chunk are checked too.
+//
+//===----------------------------------------------------------------------===//
+#include "TestKernels.h"
+#include "hetero/DataLayer.h"
+#include "hetero/Engine.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+using namespace hetero;
+
+namespace {
+
+using TestKernel = std::function<bool(size_t Member, uint64_t Lo, uint64_t Hi,
+                                      const std::vector<uintptr_t> &Args)>;
+
+/// Members that queue their chunks in a lane, in order, and run them when
+/// the lane is waited for.
+struct LaneBackend : Backend {
+  TestKernel Kernel;
+  std::set<size_t> FailOn; // members whose kernels fail when they run
+  std::mutex Mutex;
+  /// Per member: the chunks queued, each with the kernel it was started as.
+  std::vector<std::vector<std::pair<ChunkRun, TestKernel>>> Lanes;
+  std::vector<bool> Failed;
+  explicit LaneBackend(size_t Members) : Lanes(Members), Failed(Members) {}
+
+  bool runHere(const ChunkRun &C, const TestKernel &K) {
+    if (FailOn.count(C.Member))
+      return false;
+    std::vector<uintptr_t> Args = C.Args;
+    HostPartials Partials(C);
+    Partials.bind(Args);
+    if (!K(C.Member, C.Lo, C.Hi, Args))
+      return false;
+    Partials.done();
+    return true;
+  }
+  /// Runs member M's lane (under Mutex); false once a kernel there failed.
+  bool drain(size_t M) {
+    for (const auto &[C, K] : Lanes[M])
+      if (!Failed[M])
+        Failed[M] = !runHere(C, K);
+    Lanes[M].clear();
+    return !Failed[M];
+  }
+  bool run(const void *L, const ChunkRun &C) override {
+    StartedChunk S;
+    return start(L, C, S) && finish(S);
+  }
+  bool startsChunks(size_t) const override { return true; }
+  bool start(const void *, const ChunkRun &C, StartedChunk &S) override {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (Failed[C.Member])
+      return false;
+    Lanes[C.Member].push_back({C, Kernel});
+    S.Member = C.Member;
+    S.Handle = this;
+    return true;
+  }
+  bool finish(StartedChunk &S) override {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    S.Handle = nullptr;
+    return drain(S.Member);
+  }
+  void release(StartedChunk &S) override { S.Handle = nullptr; }
+  bool settle(size_t M) override {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    return drain(M);
+  }
+  size_t queued() {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    size_t N = 0;
+    for (const auto &L : Lanes)
+      N += L.size();
+    return N;
+  }
+};
+
+std::vector<bool>
+runInTurn(const std::vector<std::pair<int, std::function<bool()>>> &T) {
+  std::vector<bool> Ok;
+  for (const auto &[Worker, Task] : T)
+    Ok.push_back(Task());
+  return Ok;
+}
+
+Pool twoAccelerators(NodeId S0, NodeId S1) {
+  Pool P(2);
+  P[0].Kind = MemberKind::Simulated, P[0].Index = 0, P[0].Node = S0;
+  P[1].Kind = MemberKind::Simulated, P[1].Index = 1, P[1].Node = S1;
+  P[0].WorkerId = 0, P[1].WorkerId = 1;
+  return P;
+}
+
+TestKernel stencil(std::chrono::microseconds Pause = {}) {
+  return [Pause](size_t, uint64_t Lo, uint64_t Hi,
+                 const std::vector<uintptr_t> &Args) {
+    auto *A = reinterpret_cast<const double *>(Args[0]);
+    auto *B = reinterpret_cast<double *>(Args[1]);
+    for (uint64_t T = Lo; T < Hi; ++T)
+      B[1 + T] = (A[T] + A[1 + T] + A[2 + T]) / 3.0;
+    std::this_thread::sleep_for(Pause);
+    return true;
+  };
+}
+
+struct RunAheadFixture : ::testing::Test {
+  Settings Config = [] {
+    Settings S;
+    S.Stats = true;
+    S.FixedShares = true; // nothing to time: every launch may run ahead
+    S.RunAheadUs = Settings::MaxRunAheadUs;
+    return S;
+  }();
+  DataLayer L;
+  NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
+  NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
+  LaneBackend Back{2};
+  Engine E{Config, L, twoAccelerators(S0, S1), Back, runInTurn};
+  const int N = 3001;
+  KernelDescriptor Stencil = parseDescriptor(StencilDesc);
+  KernelTraits StencilK = testKernel(Stencil, 2);
+  std::vector<double> Ref, RefB;
+  void *A = nullptr, *B = nullptr;
+
+  void SetUp() override {
+    Ref.resize(N);
+    for (int I = 0; I < N; ++I)
+      Ref[I] = (I * 37 % 101) / 7.0;
+    RefB = Ref;
+    A = upload(Ref);
+    B = upload(Ref);
+    Back.Kernel = stencil();
+  }
+  void *upload(const std::vector<double> &V) {
+    void *P = L.allocate(V.size() * sizeof(double));
+    EXPECT_TRUE(L.write(P, V.data(), V.size() * sizeof(double)).ok());
+    return P;
+  }
+  LaunchRequest request(const KernelTraits &K, void *X, void *Y) {
+    return testRequest(K, X, Y, N);
+  }
+  /// One sweep, A to B, here and serially; then the two swap.
+  bool sweep() {
+    bool Ok = E.launch(request(StencilK, A, B));
+    for (int I = 1; I + 1 < N; ++I)
+      RefB[I] = (Ref[I - 1] + Ref[I] + Ref[I + 1]) / 3.0;
+    std::swap(Ref, RefB);
+    std::swap(A, B);
+    return Ok;
+  }
+  void expectMatchesSerial() {
+    std::vector<double> Got(N);
+    ASSERT_TRUE(L.read(Got.data(), A, N * sizeof(double)).ok());
+    EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
+  }
+};
+
+} // namespace
+
+// The first launch is waited for (its time is the bound's measure); the
+// others leave both chunks queued, and the next launch's halo copies, then
+// the read-back, wait for them.
+TEST_F(RunAheadFixture, LaunchesLeaveChunksQueuedUntilTheirDataIsTouched) {
+  for (int It = 0; It < 8; ++It) {
+    ASSERT_TRUE(sweep());
+    ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
+    EXPECT_EQ(E.lastLaunch().RanAhead, It > 0) << "launch " << It;
+    EXPECT_EQ(Back.queued(), It > 0 ? 2u : 0u) << "launch " << It;
+  }
+  expectMatchesSerial();
+  EXPECT_EQ(Back.queued(), 0u);
+  char *Text = nullptr;
+  size_t Size = 0;
+  FILE *Out = open_memstream(&Text, &Size);
+  E.printStats(Out);
+  fclose(Out);
+  EXPECT_NE(std::string(Text).find(" ran_ahead=7\n"), std::string::npos)
+      << Text;
+  free(Text);
+}
+
+// A reduction's launch is always waited for: its chunks queue behind the
+// ones that ran ahead, which so run first, and its partials are combined.
+TEST_F(RunAheadFixture, ReductionsWaitAndRunAfterWhatRanAhead) {
+  for (int It = 0; It < 3; ++It)
+    ASSERT_TRUE(sweep());
+  ASSERT_EQ(Back.queued(), 2u);
+  KernelDescriptor Sum = parseDescriptor(SumDesc);
+  KernelTraits SumK = testKernel(Sum, 2);
+  SumK.Name = "sum";
+  double Zero = 0;
+  void *S = L.allocate(sizeof(double));
+  ASSERT_TRUE(L.write(S, &Zero, sizeof(double)).ok());
+  Back.Kernel = [](size_t, uint64_t Lo, uint64_t Hi,
+                   const std::vector<uintptr_t> &Args) {
+    auto *X = reinterpret_cast<const double *>(Args[0]);
+    auto *Acc = reinterpret_cast<double *>(Args[1]);
+    for (uint64_t I = Lo; I < Hi; ++I)
+      *Acc += X[I];
+    return true;
+  };
+  ASSERT_TRUE(E.launch(request(SumK, A, S)));
+  ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
+  EXPECT_FALSE(E.lastLaunch().RanAhead);
+  EXPECT_EQ(Back.queued(), 0u);
+  double Got = 0, Want = 0;
+  for (double V : Ref)
+    Want += V;
+  ASSERT_TRUE(L.read(&Got, S, sizeof(double)).ok());
+  EXPECT_NEAR(Got, Want, 1e-9 * Want);
+  Back.Kernel = stencil();
+  expectMatchesSerial();
+}
+
+TEST_F(RunAheadFixture, ZeroWaitsForEveryLaunch) {
+  Config.RunAheadUs = 0;
+  for (int It = 0; It < 4; ++It) {
+    ASSERT_TRUE(sweep());
+    EXPECT_FALSE(E.lastLaunch().RanAhead);
+    EXPECT_EQ(Back.queued(), 0u);
+  }
+  expectMatchesSerial();
+}
+
+// Chunks that took longer than the bound when last waited for are waited
+// for again: a timer around one launch sees at most about that much of it
+// in the next.
+TEST_F(RunAheadFixture, LaunchesLongerThanTheBoundWait) {
+  Config.RunAheadUs = 1000;
+  Back.Kernel = stencil(std::chrono::microseconds(3000));
+  for (int It = 0; It < 3; ++It) {
+    ASSERT_TRUE(sweep());
+    EXPECT_FALSE(E.lastLaunch().RanAhead) << "launch " << It;
+  }
+  Back.Kernel = stencil();
+  ASSERT_TRUE(sweep()); // measured at the bound's end: still waited for
+  EXPECT_FALSE(E.lastLaunch().RanAhead);
+  ASSERT_TRUE(sweep()); // now short
+  EXPECT_TRUE(E.lastLaunch().RanAhead);
+  expectMatchesSerial();
+}
+
+// A queued chunk that fails cannot run again: its launch has returned. The
+// next operation that needs its member's data fails, with a message, and so
+// does the launch that needed it; nothing reads stale bytes.
+TEST_F(RunAheadFixture, AQueuedChunkThatFailsStopsWhatNeedsItsData) {
+  ASSERT_TRUE(sweep());
+  ASSERT_TRUE(sweep());
+  ASSERT_TRUE(E.lastLaunch().RanAhead);
+  // Member 1's queued chunk fails when the next launch's copies wait for it.
+  Back.FailOn = {1};
+  EXPECT_FALSE(sweep());
+  std::vector<double> Got(N);
+  EXPECT_FALSE(L.read(Got.data(), B, N * sizeof(double)).ok());
+  EXPECT_FALSE(E.waitIdle());
+}
+
+// The data layer's side: the settler runs for the node whose memory it is
+// about to touch, and its failure fails that operation.
+TEST(DataLayerSettler, RunsBeforeNodeMemoryIsTouched) {
+  DataLayer L;
+  NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
+  NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
+  std::vector<NodeId> Settled;
+  bool Fail = false;
+  L.setSettler([&](NodeId N) {
+    Settled.push_back(N);
+    return !Fail;
+  });
+  std::vector<double> V(64, 1.5), Got(64);
+  void *P = L.allocate(V.size() * sizeof(double));
+  ASSERT_TRUE(L.write(P, V.data(), V.size() * sizeof(double)).ok());
+  auto Id = reinterpret_cast<BufferId>(P);
+  ASSERT_TRUE(L.makeValid(S0, Id, 0, 256).ok());
+  EXPECT_EQ(Settled, std::vector<NodeId>({S0}));
+  L.markWritten(S0, Id, 0, 256);
+  Settled.clear();
+  ASSERT_TRUE(L.makeValid(S1, Id, 0, 512).ok()); // from S0 and the host
+  EXPECT_TRUE(std::count(Settled.begin(), Settled.end(), S0));
+  EXPECT_TRUE(std::count(Settled.begin(), Settled.end(), S1));
+  L.markWritten(S1, Id, 0, 128);
+  Fail = true;
+  Status S = L.read(Got.data(), P, 64);
+  EXPECT_FALSE(S.ok());
+  EXPECT_EQ(S.code(), StatusCode::KernelFailed);
+  EXPECT_NE(S.message().find("sim:1"), std::string::npos) << S.message();
+  EXPECT_FALSE(L.release(P).ok());
+  Fail = false;
+  Settled.clear();
+  ASSERT_TRUE(L.release(P).ok());
+  EXPECT_EQ(Settled, std::vector<NodeId>({S0, S1}));
+  L.setSettler(nullptr);
+}
