@@ -240,15 +240,8 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
                    : P == 0                      ? It->second
                    : NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu++]
                                                  : -1;
-      auto Node =
-          std::make_unique<CudaNodeOps>(*Cuda, Staging, D, M.Part, PartBytes);
-      Lanes.resize(Members.size());
-      Lanes.push_back(std::make_unique<GpuLane>(D));
-      // Copies between GPUs go in the lanes where launches may run ahead;
-      // else they keep their own streams and are waited for.
-      if (Config.RunAheadUs && !Config.HostCopy)
-        Node->setLane(Lanes.back().get());
-      M.Node = Layer.addNode(std::move(Node));
+      M.Node = Layer.addNode(
+          std::make_unique<CudaNodeOps>(*Cuda, Staging, D, M.Part, PartBytes));
       Members.push_back(M);
     }
   }
@@ -267,7 +260,9 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
     Cpu.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu] : -1;
     Members.push_back(Cpu);
   }
-  Lanes.resize(Members.size()); // the GPUs' were made with them
+  for (const Member &M : Members)
+    Lanes.push_back(M.Kind == MemberKind::Gpu ? std::make_unique<GpuLane>()
+                                              : nullptr);
   int Cores = availableCores();
   int GpuMembers = static_cast<int>(
       std::count_if(Members.begin(), Members.end(),
@@ -487,11 +482,11 @@ struct BackEnds::StartedGpuChunk {
 
 BackEnds::~BackEnds() = default;
 
-bool BackEnds::waitLane(GpuLane &Lane) {
+bool BackEnds::waitLane(GpuLane &Lane, int Device) {
   if (Lane.Failed)
     return false;
   if (Lane.Queue.Queue &&
-      Cuda->synchronize(Lane.Device, &Lane.Queue) != OFFLOAD_SUCCESS)
+      Cuda->synchronize(Device, &Lane.Queue) != OFFLOAD_SUCCESS)
     Lane.Failed = true;
   return !Lane.Failed;
 }
@@ -548,7 +543,7 @@ bool BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
                                    Run->Slots[I].Device, C.Partials[I].Size,
                                    Q) == OFFLOAD_SUCCESS;
   if (!Ok) {
-    (void)waitLane(Lane); // the slots' copies may be queued
+    (void)waitLane(Lane, M.Device); // the slots' copies may be queued
     if (!Run->Slots.empty())
       PartialSlots[M.Device]->give(Run->Slots);
     return false;
@@ -567,7 +562,7 @@ bool BackEnds::finish(StartedChunk &S) {
   {
     GpuLane &Lane = *Lanes[Run->Member];
     std::lock_guard<std::mutex> Hold(Lane.Mutex);
-    Ok = waitLane(Lane);
+    Ok = waitLane(Lane, Run->Device);
   }
   for (size_t I = 0; Ok && I < Run->Partials.size(); ++I)
     memcpy(Run->Partials[I].Result, Run->Slots[I].Host, Run->Partials[I].Size);
@@ -591,7 +586,7 @@ bool BackEnds::settle(size_t M) {
     return true;
   GpuLane &Lane = *Lanes[M];
   std::lock_guard<std::mutex> Hold(Lane.Mutex);
-  return waitLane(Lane);
+  return waitLane(Lane, Members[M].Device);
 }
 
 void BackEnds::setInfoFlag(uint32_t Level) {

@@ -165,38 +165,4 @@ bool CudaNodeOps::waitQueuedCopies() {
   return Ok;
 }
 
-bool CudaNodeOps::follow(GpuLane &From, GpuLane &To) {
-  void *Event = nullptr;
-  if (Cuda.create_event(From.Device, &Event) != OFFLOAD_SUCCESS)
-    return false;
-  // The wait takes the event as recorded now; the event may go back to the
-  // plugin's pool (and be recorded again) at once.
-  bool Ok =
-      Cuda.record_event(From.Device, Event, &From.Queue) == OFFLOAD_SUCCESS &&
-      Cuda.wait_event(To.Device, Event, &To.Queue) == OFFLOAD_SUCCESS;
-  Cuda.destroy_event(From.Device, Event);
-  return Ok;
-}
-
-bool CudaNodeOps::queueCopyInLanes(void *Dst, NodeOps &Src, const void *SrcPtr,
-                                   size_t Size) {
-  if (!Lane || Src.kind() != NodeKind::Gpu)
-    return false;
-  GpuLane *From = static_cast<CudaNodeOps &>(Src).Lane;
-  if (!From || From == Lane)
-    return false;
-  std::scoped_lock Hold(From->Mutex, Lane->Mutex); // in one order, whichever
-  if (From->Failed || Lane->Failed)
-    return false;
-  // The destination's queued kernels may still read the bytes overwritten.
-  bool Ok = !Lane->Queue.Queue || follow(*Lane, *From);
-  Ok = Ok && Cuda.data_exchange_async(
-                 From->Device, const_cast<void *>(SrcPtr), Lane->Device, Dst,
-                 static_cast<int64_t>(Size), &From->Queue) == OFFLOAD_SUCCESS;
-  Ok = Ok && follow(*From, *Lane);
-  if (!Ok)
-    From->Failed = Lane->Failed = true; // what is queued there is in doubt
-  return Ok;
-}
-
 } // namespace hetero

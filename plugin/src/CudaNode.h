@@ -4,7 +4,6 @@
 
 #include "CudaIndexRange.h"
 #include "CudaStaging.h"
-#include "GpuLane.h"
 
 #include "hetero/MemoryNode.h"
 
@@ -59,15 +58,6 @@ public:
   bool queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
                          size_t Size) override;
   bool waitQueuedCopies() override;
-  /// Copies from another GPU node in the two members' lanes (GpuLane.h):
-  /// the source's lane copies after what both hold now (an event makes it
-  /// wait for the destination's), and the destination's lane waits for the
-  /// copy (another event) before what it is given next. Needs both lanes
-  /// (run-ahead on); a failure after the first step fails both lanes.
-  bool queueCopyInLanes(void *Dst, NodeOps &Src, const void *SrcPtr,
-                        size_t Size) override;
-  /// This node's member's lane, for queueCopyInLanes (null: none).
-  void setLane(GpuLane *L) { Lane = L; }
   /// By a kernel on this GPU (CudaIndexRange.h).
   Scan scanValues(const void *Ptr, unsigned Bytes, uint64_t Stride,
                   uint64_t Count, bool Signed, int64_t &Min,
@@ -83,9 +73,6 @@ public:
   static constexpr size_t StagedFirstMin = size_t(32) << 20;
 
 private:
-  /// Makes lane To wait, in its queue, for what lane From holds now.
-  bool follow(GpuLane &From, GpuLane &To);
-  GpuLane *Lane = nullptr;
   bool stagedToHost(char *Dst, const char *Src, size_t Size);
 
   llvm::omp::target::plugin::GenericPluginTy &Cuda;

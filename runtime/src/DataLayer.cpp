@@ -504,24 +504,6 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
   uint64_t Len = Hi - Lo;
   char *SrcP = static_cast<char *>(B.NodePtr[Src]) + Lo;
   char *DstP = static_cast<char *>(B.NodePtr[Dst]) + Lo;
-  // Between two nodes whose kernels' queues take copies, within a batch:
-  // in those queues, waited for by nobody (NodeOps::queueCopyInLanes).
-  // Pointer slots are rewritten from the host's view, which needs the
-  // bytes in place: those take the paths below.
-  if (!outsideBatch() && Src != HostNode && Dst != HostNode &&
-      !mayHoldPointers(B, Lo, Hi) && B.Queued[Src].intersect(Lo, Hi).empty()) {
-    double TraceBegin = trace::on() ? trace::now() : 0;
-    if (Nodes[Dst]->queueCopyInLanes(DstP, *Nodes[Src], SrcP, Len)) {
-      Stats.BytesD2D += Len;
-      if (trace::on())
-        traceCopy(*Nodes[Src], Src, *Nodes[Dst], Dst, Len, TraceBegin, true);
-      if (Noticed) {
-        Noticed(Src);
-        Noticed(Dst);
-      }
-      return Status();
-    }
-  }
   // Kernels left running on either end finish first.
   for (NodeId End : {Src, Dst})
     if (Status S = settleLocked(End); !S)
@@ -972,11 +954,6 @@ Status DataLayer::waitQueuedLocked(NodeId N) {
 void DataLayer::setSettler(Settler S) {
   Lock L(Mutex);
   Settle = std::move(S);
-}
-
-void DataLayer::setQueuedNotice(QueuedNotice Q) {
-  Lock L(Mutex);
-  Noticed = std::move(Q);
 }
 
 Status DataLayer::settleLocked(NodeId N) {

@@ -54,11 +54,6 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
   for (size_t M = 0; M < N; ++M)
     Ahead[M] = AheadFailed[M] = false;
   Layer.setSettler([this](NodeId Node) { return settleNode(Node); });
-  Layer.setQueuedNotice([this](NodeId Node) {
-    for (size_t M = 0; M < this->Members.size(); ++M)
-      if (this->Members[M].Node == Node)
-        Ahead[M] = true;
-  });
 }
 
 Engine::~Engine() {
@@ -67,7 +62,6 @@ Engine::~Engine() {
     (void)settleAll();
   }
   Layer.setSettler(nullptr);
-  Layer.setQueuedNotice(nullptr);
 }
 
 bool Engine::settleMember(size_t M) {

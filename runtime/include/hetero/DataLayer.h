@@ -210,11 +210,6 @@ public:
   /// the host, a pointer written there, a scan, freeing storage there.
   /// Called under the layer's lock; S must not call the layer. Null: none.
   void setSettler(Settler S);
-  /// Told, under the layer's lock, of a node whose queue a copy went into
-  /// (NodeOps::queueCopyInLanes, within a copy batch): it must be settled
-  /// before its memory is touched from outside. Null: none.
-  using QueuedNotice = std::function<void(NodeId N)>;
-  void setQueuedNotice(QueuedNotice Q);
 
 private:
   struct Buffer;
@@ -258,7 +253,6 @@ private:
   /// left running there failed.
   Status settleLocked(NodeId N);
   Settler Settle;
-  QueuedNotice Noticed;
   /// Whether the calling thread is outside an open batch.
   bool outsideBatch() const;
   void forgetSlots(Buffer &B, uint64_t Lo, uint64_t Hi);

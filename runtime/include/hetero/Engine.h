@@ -35,12 +35,8 @@
 // such member is then unsettled: before anything touches its memory from
 // outside its queue (the data layer's copies, read-backs, scans, frees:
 // DataLayer::setSettler) the engine waits for its queue, and chunks of
-// later launches queue behind them. Copies between two such members within
-// a launch's copy batch go in their queues too (NodeOps::queueCopyInLanes:
-// after what either holds, before what either gets next), so a halo needs
-// neither the kernel that wrote it nor itself waited for on the host. So
-// the GPUs go from one kernel to the next while the host plans the next
-// launch (CG over 4 H100s: six launches
+// later launches queue behind them. So the GPUs go from one kernel to the
+// next while the host plans the next launch (CG over 4 H100s: six launches
 // an iteration, each paying its round trip with the GPUs idle). A program's
 // timer around one such launch sees part of its time in the next; the bound
 // keeps that part short. A chunk that ran ahead and failed cannot run again

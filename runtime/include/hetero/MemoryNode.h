@@ -51,18 +51,6 @@ public:
                                  size_t Size);
   /// Waits for every copy queued into this node; false if one failed.
   virtual bool waitQueuedCopies();
-  /// Like queueCopyFromPeer(), but in the queues the two nodes' kernels run
-  /// in (a GPU's lane, where launches run ahead: Engine.h): after everything
-  /// either holds now, before anything either is given later. Nothing
-  /// waits for it on the host: the caller counts the bytes as in place, and
-  /// settles a node (DataLayer::setSettler) before it touches that node's
-  /// memory from outside its queue, which covers the copy. False when the
-  /// nodes have no such queues (nothing was copied) or it failed (then
-  /// settling either node fails). By default false.
-  virtual bool queueCopyInLanes(void * /*Dst*/, NodeOps & /*Src*/,
-                                const void * /*SrcPtr*/, size_t /*Size*/) {
-    return false;
-  }
   /// What scanValues() found.
   enum class Scan {
     NotHere, // this node cannot: the caller reads the values to the host

@@ -86,7 +86,6 @@
 // long when last waited for, returns once its chunks are queued, as a
 // `nowait` would; the next operation that touches their data (a copy, a
 // read-back, a reduction's launch on the same GPU) waits for them (Engine.h).
-// Copies between GPUs then go in the GPUs' queues too, ordered by events.
 // 0: every launch waits for its chunks. Off under HETERO_HOST_COPY=1, whose
 // point is that a failed GPU's chunks can run again elsewhere.
 // HETERO_GPU_SPLIT=k presents each GPU as k members cuda:<n>.0 ..
