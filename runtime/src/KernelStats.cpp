@@ -14,10 +14,10 @@ void KernelStats::record(const std::string &Kernel, const Launch &L) {
   ++R.Launches;
   if (L.Split)
     ++R.Split;
-  if (L.RanAhead)
-    ++R.RanAhead;
   else if (R.Reason.empty())
     R.Reason = L.Reason.empty() ? "unknown" : L.Reason;
+  if (L.RanAhead)
+    ++R.RanAhead;
   for (const auto &[Name, U] : L.Members) {
     auto M = R.Members.begin();
     while (M != R.Members.end() && M->first != Name)

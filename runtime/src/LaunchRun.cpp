@@ -286,10 +286,13 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
       return;
     }
     // The wait covers what ran ahead there before: a failure may be theirs.
-    bool WasAhead = E.Ahead[M].exchange(false);
-    if (Ok[I])
+    // A chunk that did not start waits for nothing: what ran ahead there is
+    // left to the next settle.
+    bool Waits = Ok[I];
+    bool WasAhead = Waits && E.Ahead[M].exchange(false);
+    if (Waits)
       Ok[I] = E.Back.finish(Started[I]);
-    if (!Ok[I] && WasAhead && !E.AheadFailed[M].exchange(true))
+    if (Waits && !Ok[I] && WasAhead && !E.AheadFailed[M].exchange(true))
       error("kernel %s failed on %s, where kernels ran ahead before it: "
             "their results are lost too (HETERO_RUN_AHEAD=0 waits for every "
             "launch)",
@@ -352,7 +355,7 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
     AllStart = AllStart && E.Back.startsChunks(Chunks[C].Member);
   if (AllStart) {
     std::vector<bool> Ok = startAndFinish(Which, Seconds, !Ahead);
-    Rec.RanAhead = Ahead;
+    Rec.RanAhead = Rec.RanAhead || Ahead; // a rerun after a failure waits
     account(Which, Seconds, Ok);
     return Ok;
   }

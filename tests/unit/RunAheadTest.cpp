@@ -34,7 +34,9 @@ using TestKernel = std::function<bool(size_t Member, uint64_t Lo, uint64_t Hi,
 /// the lane is waited for.
 struct LaneBackend : Backend {
   TestKernel Kernel;
-  std::set<size_t> FailOn; // members whose kernels fail when they run
+  uint64_t Total = 0;         // a whole launch's iterations
+  std::set<size_t> FailOn;    // members whose kernels fail when they run
+  std::set<size_t> NoStartOn; // members whose chunks do not start
   std::mutex Mutex;
   /// Per member: the chunks queued, each with the kernel it was started as.
   std::vector<std::vector<std::pair<ChunkRun, TestKernel>>> Lanes;
@@ -47,7 +49,7 @@ struct LaneBackend : Backend {
     std::vector<uintptr_t> Args = C.Args;
     HostPartials Partials(C);
     Partials.bind(Args);
-    if (!K(C.Member, C.Lo, C.Hi, Args))
+    if (!K(C.Member, C.Windowed ? C.Lo : 0, C.Windowed ? C.Hi : Total, Args))
       return false;
     Partials.done();
     return true;
@@ -67,7 +69,7 @@ struct LaneBackend : Backend {
   bool startsChunks(size_t) const override { return true; }
   bool start(const void *, const ChunkRun &C, StartedChunk &S) override {
     std::lock_guard<std::mutex> Lock(Mutex);
-    if (Failed[C.Member])
+    if (Failed[C.Member] || NoStartOn.count(C.Member))
       return false;
     Lanes[C.Member].push_back({C, Kernel});
     S.Member = C.Member;
@@ -148,6 +150,7 @@ struct RunAheadFixture : ::testing::Test {
     A = upload(Ref);
     B = upload(Ref);
     Back.Kernel = stencil();
+    Back.Total = N - 2;
   }
   void *upload(const std::vector<double> &V) {
     void *P = L.allocate(V.size() * sizeof(double));
@@ -271,6 +274,61 @@ TEST_F(RunAheadFixture, AQueuedChunkThatFailsStopsWhatNeedsItsData) {
   std::vector<double> Got(N);
   EXPECT_FALSE(L.read(Got.data(), B, N * sizeof(double)).ok());
   EXPECT_FALSE(E.waitIdle());
+}
+
+// A chunk that does not start has not run: its member leaves, the chunk
+// runs on the other member, waited for there, while the other member's own
+// chunk stays queued; the launch still counts as run ahead. Later launches
+// run whole on the member left.
+TEST_F(RunAheadFixture, AChunkThatDoesNotStartRunsElsewhere) {
+  ASSERT_TRUE(sweep());
+  ASSERT_TRUE(sweep());
+  ASSERT_TRUE(E.lastLaunch().RanAhead);
+  Back.NoStartOn = {1};
+  ASSERT_TRUE(sweep());
+  EXPECT_TRUE(E.lastLaunch().RanAhead);
+  EXPECT_TRUE(E.pool()[1].Failed);
+  expectMatchesSerial();
+  Back.NoStartOn.clear();
+  ASSERT_TRUE(sweep());
+  expectMatchesSerial();
+}
+
+// A chunk that did not start waits for nothing, so what ran ahead on its
+// member is not taken for its failure: a launch that waits, after launches
+// of a kernel without halos (nothing settled its members since), recovers,
+// and what ran ahead is waited for before that member's data moves.
+TEST_F(RunAheadFixture, AChunkThatDoesNotStartAfterRunAheadRunsElsewhere) {
+  // b[i] = 2 * a[i] for i in [0, n); args: a, b, n.
+  KernelDescriptor Scale = parseDescriptor("hetero-kernel 1\n"
+                                           "split yes\n"
+                                           "nest 1\n"
+                                           "loop 0 0 lt (sarg 2 4 1) 1\n"
+                                           "read 8 (arg 0) (* (c 0) 8)\n"
+                                           "write 8 (arg 1) (* (c 0) 8)\n");
+  KernelTraits ScaleK = testKernel(Scale, 2);
+  Back.Kernel = [](size_t, uint64_t Lo, uint64_t Hi,
+                   const std::vector<uintptr_t> &Args) {
+    auto *X = reinterpret_cast<const double *>(Args[0]);
+    auto *Y = reinterpret_cast<double *>(Args[1]);
+    for (uint64_t I = Lo; I < Hi; ++I)
+      Y[I] = 2 * X[I];
+    return true;
+  };
+  Back.Total = N;
+  for (int It = 0; It < 4; ++It) {
+    if (It == 3) {
+      Config.RunAheadUs = 0;
+      Back.NoStartOn = {1};
+    }
+    ASSERT_TRUE(E.launch(request(ScaleK, A, B))) << "launch " << It;
+    EXPECT_EQ(E.lastLaunch().RanAhead, It == 1 || It == 2) << "launch " << It;
+    for (double &V : Ref)
+      V *= 2;
+    std::swap(A, B);
+  }
+  EXPECT_TRUE(E.pool()[1].Failed);
+  expectMatchesSerial();
 }
 
 // The data layer's side: the settler runs for the node whose memory it is

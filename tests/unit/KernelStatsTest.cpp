@@ -1,0 +1,69 @@
+//===- KernelStatsTest.cpp - The hetero-stats lines -----------------------===//
+//
+// What KernelStats.h promises of a kernel's line: the reason of its first
+// unsplit launch whatever came before it, the launches that ran ahead
+// counted apart, and the fields left out when they say nothing.
+//
+//===----------------------------------------------------------------------===//
+#include "hetero/KernelStats.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+using namespace hetero;
+
+namespace {
+
+std::string printed(const KernelStats &S) {
+  char *Text = nullptr;
+  size_t Size = 0;
+  FILE *Out = open_memstream(&Text, &Size);
+  S.print(Out, 1, 2, 3);
+  fclose(Out);
+  std::string Lines(Text, Size);
+  free(Text);
+  return Lines;
+}
+
+KernelStats::Launch launch(bool Split, bool RanAhead,
+                           const std::string &Reason = "") {
+  KernelStats::Launch L;
+  L.Split = Split;
+  L.RanAhead = RanAhead;
+  L.Reason = Reason;
+  L.Members = {{"cuda:0", {10, 0.002}}};
+  return L;
+}
+
+} // namespace
+
+TEST(KernelStats, FirstUnsplitReasonAndRunAheadLaunches) {
+  KernelStats S;
+  S.record("k", launch(true, false));
+  S.record("k", launch(true, true));
+  S.record("k", launch(false, false, "uses host-resident memory"));
+  S.record("k", launch(false, false, "a later reason"));
+  S.record("k", launch(true, true));
+  std::string Lines = printed(S);
+  EXPECT_NE(Lines.find("hetero-stats kernel=k launches=5 "
+                       "split=no(uses host-resident memory) split_launches=3 "
+                       "members=cuda:0:50:10.000ms "),
+            std::string::npos)
+      << Lines;
+  EXPECT_NE(Lines.find(" ran_ahead=2\n"), std::string::npos) << Lines;
+  EXPECT_NE(Lines.find("hetero-stats total bytes_h2d=1 bytes_d2d=2 "
+                       "bytes_d2h=3\n"),
+            std::string::npos)
+      << Lines;
+}
+
+TEST(KernelStats, NoRunAheadFieldWhenNoneRanAhead) {
+  KernelStats S;
+  S.record("k", launch(true, false));
+  std::string Lines = printed(S);
+  EXPECT_NE(Lines.find("split=yes split_launches=1"), std::string::npos);
+  EXPECT_EQ(Lines.find("ran_ahead"), std::string::npos) << Lines;
+}
