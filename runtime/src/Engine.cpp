@@ -97,9 +97,9 @@ bool Engine::mayRunAhead(const std::string &Key, const KernelTraits &K,
   if (!Config.RunAheadUs || Config.HostCopy || Shares.empty() ||
       !K.Desc->reductions().empty() || !Measured.untimed(Key))
     return false;
+  // A grid under trial is never untimed (TeamsTrial::untimed).
   for (const Share &S : Shares)
-    if (!Back.startsChunks(S.Member) || !Grids.untimed(Key, S.Member) ||
-        (S.Member < Shapes.size() && Shapes[S.Member].Trial))
+    if (!Back.startsChunks(S.Member) || !Grids.untimed(Key, S.Member))
       return false;
   auto It = Busiest.find(Key);
   return It != Busiest.end() &&
