@@ -240,9 +240,13 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
                    : P == 0                      ? It->second
                    : NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu++]
                                                  : -1;
-      M.Node = Layer.addNode(
-          std::make_unique<CudaNodeOps>(*Cuda, Staging, D, M.Part, PartBytes));
+      auto Node =
+          std::make_unique<CudaNodeOps>(*Cuda, Staging, D, M.Part, PartBytes);
+      auto Lane = std::make_shared<GpuLane>();
+      Node->setLane(Lane);
+      M.Node = Layer.addNode(std::move(Node));
       Members.push_back(M);
+      Lanes.push_back(std::move(Lane));
     }
   }
   for (int S = 0; S < NumSim; ++S) {
@@ -253,16 +257,15 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
     M.Node = Layer.addNode(std::make_unique<SimulatedNodeOps>(
         S, static_cast<size_t>(Config.SimulateMemory)));
     Members.push_back(M);
+    Lanes.push_back(nullptr);
   }
   if (CpuSide) {
     Member Cpu;
     Cpu.Kind = MemberKind::CpuPool;
     Cpu.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu] : -1;
     Members.push_back(Cpu);
+    Lanes.push_back(nullptr);
   }
-  for (const Member &M : Members)
-    Lanes.push_back(M.Kind == MemberKind::Gpu ? std::make_unique<GpuLane>()
-                                              : nullptr);
   int Cores = availableCores();
   int GpuMembers = static_cast<int>(
       std::count_if(Members.begin(), Members.end(),
@@ -327,7 +330,11 @@ void BackEnds::reportBus(const StarPUPool &Workers) const {
 
 void BackEnds::stop() {
   for (size_t M = 0; M < Lanes.size(); ++M)
-    (void)settle(M); // their streams go back before the plugin stops
+    if (Lanes[M]) {
+      (void)settle(M); // their streams go back before the plugin stops
+      std::lock_guard<std::mutex> Hold(Lanes[M]->Mutex);
+      Lanes[M]->Failed = true; // the nodes queue no more copies there
+    }
   Lanes.clear();
   Kernels.clear();
   PartialSlots.clear(); // device memory, while the cuda plugin runs
@@ -483,11 +490,30 @@ struct BackEnds::StartedGpuChunk {
 BackEnds::~BackEnds() = default;
 
 bool BackEnds::waitLane(GpuLane &Lane, int Device) {
-  if (Lane.Failed)
+  if (!issueCopies(Lane, Device))
     return false;
   if (Lane.Queue.Queue &&
       Cuda->synchronize(Device, &Lane.Queue) != OFFLOAD_SUCCESS)
     Lane.Failed = true;
+  return !Lane.Failed;
+}
+
+// A copy in the lane's stream, a stream of the destination GPU, is issued
+// with the source's context current, as the cuda plugin's peer copies are
+// (CUDA runs a copy in a stream of another device's context).
+bool BackEnds::issueCopies(GpuLane &Lane, int Device) {
+  for (const GpuLane::Copy &C : Lane.Copies) {
+    if (Lane.Failed)
+      break;
+    auto *Src = const_cast<void *>(C.Src);
+    auto Size = static_cast<int64_t>(C.Size);
+    int Rc = Lane.Queue.Queue
+                 ? Cuda->data_exchange_async(C.SrcDevice, Src, Device, C.Dst,
+                                             Size, &Lane.Queue)
+                 : Cuda->data_exchange(C.SrcDevice, Src, Device, C.Dst, Size);
+    Lane.Failed = Rc != OFFLOAD_SUCCESS;
+  }
+  Lane.Copies.clear();
   return !Lane.Failed;
 }
 
@@ -503,6 +529,10 @@ bool BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
   ChunkLaunch CL;
   if (Lane.Failed || !gpuContext(M) ||
       !prepareChunk(Launch, C, CL, &Lane.Queue))
+    return false;
+  // The copies into this GPU go after the window, which gave the lane its
+  // stream; they leave the source's context current.
+  if (!Lane.Copies.empty() && (!issueCopies(Lane, M.Device) || !gpuContext(M)))
     return false;
   auto Run = std::make_unique<StartedGpuChunk>();
   Run->Member = C.Member;

@@ -15,6 +15,7 @@
 #ifndef HETERO_PLUGIN_BACKENDS_H
 #define HETERO_PLUGIN_BACKENDS_H
 
+#include "GpuLane.h"
 #include "GpuLaunchEnvironments.h"
 #include "GpuPartialSlots.h"
 #include "ImageTable.h"
@@ -149,21 +150,15 @@ private:
                  __tgt_async_info *Lane);
   struct ChunkLaunch;
   struct StartedGpuChunk;
-  /// A GPU member's queue: a stream of the cuda plugin's pool, held in the
-  /// async info until a wait gives it back (the next chunk takes another:
-  /// nothing is queued then, so none need follow the last). Failed: a wait
-  /// failed; the member's kernels are lost from then on.
-  struct GpuLane {
-    std::mutex Mutex;
-    __tgt_async_info Queue;
-    bool Failed = false;
-  };
   /// The entry, arguments and window of chunk C (false: none to launch);
   /// a GPU's window goes in its Lane.
   bool prepareChunk(const void *Launch, const ChunkRun &C, ChunkLaunch &Out,
                     __tgt_async_info *Lane);
   /// Waits for what is queued on Lane (of GPU Device), under its lock.
   bool waitLane(GpuLane &Lane, int Device);
+  /// Issues the copies waiting in Lane (of GPU Device), under its lock: in
+  /// its stream when it holds one, else each done before this returns.
+  bool issueCopies(GpuLane &Lane, int Device);
   /// Makes member M's GPU context current on this thread.
   bool gpuContext(const Member &M);
 
@@ -192,8 +187,8 @@ private:
   // unless the user set KMP_BLOCKTIME; -1 leaves libomp's.
   int CpuBlocktime = -1;
   Pool Members;
-  /// Per member: a GPU's lane (null for the others).
-  std::vector<std::unique_ptr<GpuLane>> Lanes;
+  /// Per member: a GPU's lane (null for the others), shared with its node.
+  std::vector<std::shared_ptr<GpuLane>> Lanes;
   // What kept a device or the CPU out of the pool, for hetero-info.
   std::vector<std::string> LeftOut;
   ImageTable Images;

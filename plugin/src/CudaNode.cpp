@@ -165,4 +165,16 @@ bool CudaNodeOps::waitQueuedCopies() {
   return Ok;
 }
 
+bool CudaNodeOps::queueCopyInLane(void *Dst, NodeOps &Src, const void *SrcPtr,
+                                  size_t Size) {
+  if (!Lane || Src.kind() != NodeKind::Gpu)
+    return false;
+  std::lock_guard<std::mutex> Hold(Lane->Mutex);
+  if (Lane->Failed)
+    return false;
+  Lane->Copies.push_back(
+      {static_cast<CudaNodeOps &>(Src).device(), SrcPtr, Dst, Size});
+  return true;
+}
+
 } // namespace hetero

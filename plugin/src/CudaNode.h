@@ -4,6 +4,7 @@
 
 #include "CudaIndexRange.h"
 #include "CudaStaging.h"
+#include "GpuLane.h"
 
 #include "hetero/MemoryNode.h"
 
@@ -58,6 +59,13 @@ public:
   bool queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
                          size_t Size) override;
   bool waitQueuedCopies() override;
+  /// Kept in this GPU member's lane until its next chunk starts or the lane
+  /// is waited for (GpuLane.h); false where this node has no lane or it
+  /// failed, or Src is not a GPU.
+  bool queueCopyInLane(void *Dst, NodeOps &Src, const void *SrcPtr,
+                       size_t Size) override;
+  /// This node's member's lane.
+  void setLane(std::shared_ptr<GpuLane> L) { Lane = std::move(L); }
   /// By a kernel on this GPU (CudaIndexRange.h).
   Scan scanValues(const void *Ptr, unsigned Bytes, uint64_t Stride,
                   uint64_t Count, bool Signed, int64_t &Min,
@@ -85,6 +93,7 @@ private:
   /// Source device -> the stream its queued copies into this node are in
   /// (called under the data layer's lock).
   std::map<int, __tgt_async_info> Queued;
+  std::shared_ptr<GpuLane> Lane;
   std::shared_ptr<CudaStaging> Staging;
   CudaIndexRange IndexRange;
 };

@@ -144,6 +144,8 @@ Status DataLayer::release(void *Ptr) {
     return Status::error(StatusCode::NotMapped,
                          "no hetero buffer starts at the address freed");
   Buffer &B = *It->second;
+  // Every node holding storage settles, so copies queued between them have
+  // read it before it goes.
   for (size_t N = 1; N < B.NodePtr.size(); ++N)
     if (B.NodePtr[N])
       if (Status S = settleLocked(static_cast<NodeId>(N)); !S)
@@ -283,7 +285,9 @@ bool DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
     return false;
   char *Dst = static_cast<char *>(B.NodePtr[Home]) + Off;
   double TraceBegin = trace::on() ? trace::now() : 0;
-  if (!settleLocked(Home) || !Nodes[Home]->copyFromHost(Dst, Src, Size))
+  if (!settleLocked(Home) ||
+      !settleLaneReadersLocked(Home, B.Base, Off, Off + Size) ||
+      !Nodes[Home]->copyFromHost(Dst, Src, Size))
     return false;
   if (trace::on())
     traceCopy(*Nodes[HostNode], HostNode, *Nodes[Home], Home, Size, TraceBegin);
@@ -463,6 +467,10 @@ Status DataLayer::fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo,
     char *Slot = static_cast<char *>(B.NodePtr[N]) + It->first;
     if (Status S = settleLocked(N); !S)
       return S;
+    if (Status S = settleLaneReadersLocked(N, B.Base, It->first,
+                                           It->first + sizeof(void *));
+        !S)
+      return S;
     if (!Nodes[N]->storePointer(Slot, reinterpret_cast<void *>(Value)))
       return Status::error(StatusCode::CopyFailed,
                            "a pointer could not be written to " +
@@ -504,9 +512,29 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
   uint64_t Len = Hi - Lo;
   char *SrcP = static_cast<char *>(B.NodePtr[Src]) + Lo;
   char *DstP = static_cast<char *>(B.NodePtr[Dst]) + Lo;
-  // Kernels left running on either end finish first.
-  for (NodeId End : {Src, Dst})
-    if (Status S = settleLocked(End); !S)
+  // Lanes whose copies still read these bytes of Dst read them first.
+  if (Status S = settleLaneReadersLocked(Dst, B.Base, Lo, Hi); !S)
+    return S;
+  // Kernels left running on either end finish first. A copy in the
+  // destination's lane queues behind those there. The first such copy of a
+  // lane batch waits for every node's kernels, once, instead of each copy
+  // for its source's, which would also wait for the copies queued into it
+  // meanwhile; later ones wait only for copies into their bytes.
+  bool InLane = Src != HostNode && Dst != HostNode && mayQueueInLane(B, Lo, Hi);
+  if (InLane && !LaneBatchSettled) {
+    for (NodeId N = HostNode + 1; size_t(N) < Nodes.size(); ++N)
+      if (Status S = settleLocked(N); !S)
+        return S;
+    LaneBatchSettled = true;
+  }
+  bool SrcSettled = false;
+  if (!InLane || laneQueuedInto(Src, B, Lo, Hi)) {
+    if (Status S = settleLocked(Src); !S)
+      return S;
+    SrcSettled = true;
+  }
+  if (!InLane)
+    if (Status S = settleLocked(Dst); !S)
       return S;
   // Bytes still on their way into Src are waited for before they leave.
   if (!B.Queued[Src].intersect(Lo, Hi).empty())
@@ -514,6 +542,21 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
       return S;
   double TraceBegin = trace::on() ? trace::now() : 0;
   bool Ok, Queued = false;
+  if (InLane && Nodes[Dst]->queueCopyInLane(DstP, *Nodes[Src], SrcP, Len)) {
+    Reads.add(Src, Dst, B.Base, Lo, Hi);
+    LaneBatchInto[{Dst, B.Base}].insert(Lo, Hi);
+    if (Notice)
+      Notice(Dst);
+    Stats.BytesD2D += Len;
+    if (trace::on())
+      traceCopy(*Nodes[Src], Src, *Nodes[Dst], Dst, Len, TraceBegin, true);
+    return Status();
+  }
+  if (InLane) // no lane after all: the copy waits as any other
+    for (NodeId End : {Src, Dst})
+      if (End == Dst || !SrcSettled)
+        if (Status S = settleLocked(End); !S)
+          return S;
   if (Src == HostNode) {
     Ok = Nodes[Dst]->copyFromHost(DstP, SrcP, Len);
     Stats.BytesH2D += Len;
@@ -924,7 +967,63 @@ Status DataLayer::endCopyBatch() {
   Lock L(Mutex);
   Status S = waitAllQueuedLocked();
   Batching = false;
+  LaneBatch = false;
+  LaneBatchWrites.clear();
+  LaneBatchInto.clear();
   return S;
+}
+
+void DataLayer::queueCopiesInLanes(std::map<BufferId, RangeSet> Writes) {
+  Lock L(Mutex);
+  LaneBatch = Batching;
+  LaneBatchSettled = false;
+  LaneBatchInto.clear();
+  LaneBatchWrites = std::move(Writes);
+}
+
+bool DataLayer::laneQueuedInto(NodeId N, const Buffer &B, uint64_t Lo,
+                               uint64_t Hi) const {
+  auto It = LaneBatchInto.find({N, B.Base});
+  return It != LaneBatchInto.end() && !It->second.intersect(Lo, Hi).empty();
+}
+
+bool DataLayer::mayQueueInLane(const Buffer &B, uint64_t Lo,
+                               uint64_t Hi) const {
+  if (!LaneBatch || outsideBatch() || mayHoldPointers(B, Lo, Hi))
+    return false;
+  auto It = LaneBatchWrites.find(B.Base);
+  return It == LaneBatchWrites.end() || It->second.intersect(Lo, Hi).empty();
+}
+
+Status DataLayer::beforeKernelWrites(NodeId N, BufferId Id, uint64_t Lo,
+                                     uint64_t Hi) {
+  Lock L(Mutex);
+  return settleLaneReadersLocked(N, Id, Lo, Hi);
+}
+
+Status DataLayer::beforeKernelWrites(NodeId N) {
+  Lock L(Mutex);
+  return settleLaneReadersLocked(N, 0, 0, 0);
+}
+
+Status DataLayer::settleLaneReadersLocked(NodeId N, BufferId Id, uint64_t Lo,
+                                          uint64_t Hi) {
+  if (Reads.empty())
+    return Status();
+  // Reads whose lanes were waited for without the layer (a chunk's own
+  // wait) are dropped only here: past the bound, all of them go.
+  std::vector<NodeId> Readers = Reads.size() > LaneReads::MaxReads
+                                    ? Reads.allReaders()
+                                    : Reads.readers(N, Id, Lo, Hi);
+  for (NodeId D : Readers)
+    if (Status S = settleLocked(D); !S)
+      return S;
+  return Status();
+}
+
+void DataLayer::setLaneNotice(LaneNotice F) {
+  Lock L(Mutex);
+  Notice = std::move(F);
 }
 
 bool DataLayer::outsideBatch() const {
@@ -957,8 +1056,10 @@ void DataLayer::setSettler(Settler S) {
 }
 
 Status DataLayer::settleLocked(NodeId N) {
-  if (N == HostNode || !Settle || Settle(N))
+  if (N == HostNode || !Settle || Settle(N)) {
+    Reads.settled(N); // its lane's copies are done
     return Status();
+  }
   return Status::error(StatusCode::KernelFailed,
                        "a kernel that ran ahead on " + Nodes[N]->name() +
                            " failed; its results are lost");

@@ -54,6 +54,11 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
   for (size_t M = 0; M < N; ++M)
     Ahead[M] = AheadFailed[M] = false;
   Layer.setSettler([this](NodeId Node) { return settleNode(Node); });
+  Layer.setLaneNotice([this](NodeId Node) {
+    for (size_t M = 0; M < this->Members.size(); ++M)
+      if (this->Members[M].Node == Node)
+        Ahead[M] = true;
+  });
 }
 
 Engine::~Engine() {
@@ -62,6 +67,7 @@ Engine::~Engine() {
     (void)settleAll();
   }
   Layer.setSettler(nullptr);
+  Layer.setLaneNotice(nullptr);
 }
 
 bool Engine::settleMember(size_t M) {

@@ -183,6 +183,8 @@ Status LaunchRun::prepare(Chunk &C) {
   NodeId Node = member(C.Member).Node;
   if (C.Whole) {
     C.NodeArgs = R.Args;
+    if (Status S = Layer.beforeKernelWrites(Node); !S)
+      return S;
     if (Status S = Layer.acquireWhole(Node, C.NodeArgs, C.Touched); !S)
       return S;
     for (size_t A = 0; A < C.NodeArgs.size(); ++A)
@@ -210,10 +212,14 @@ Status LaunchRun::prepareSections(Chunk &C) {
       return S;
   for (const BufferAccess &A : C.Sections->Buffers) {
     // Write sections too: they over-approximate what the chunk writes, and
-    // afterwards they are valid on this node only.
+    // afterwards they are valid on this node only. Copies queued in other
+    // members' lanes that read those bytes here land first.
     RangeSet Need = A.Read;
-    for (const Range &W : A.Write.ranges())
+    for (const Range &W : A.Write.ranges()) {
       Need.insert(W.Lo, W.Hi);
+      if (Status S = Layer.beforeKernelWrites(Node, A.B.Id, W.Lo, W.Hi); !S)
+        return S;
+    }
     for (const Range &N : Need.ranges())
       if (Status S = Layer.makeValid(Node, A.B.Id, N.Lo, N.Hi); !S)
         return S;
@@ -606,6 +612,17 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
       if (!NoRoomFirst.empty())
         Reason = "no room on " + NoRoomFirst + ", then " + Reason;
       return Outcome::NotSplit;
+    }
+    // A launch that runs ahead queues its copies between GPUs in the
+    // destinations' lanes, but not for bytes one of its chunks may write.
+    if (RunAhead) {
+      std::map<BufferId, RangeSet> Writes;
+      for (const Chunk &C : Chunks)
+        if (C.Sections)
+          for (const BufferAccess &A : C.Sections->Buffers)
+            for (const Range &W : A.Write.ranges())
+              Writes[A.B.Id].insert(W.Lo, W.Hi);
+      Layer.queueCopiesInLanes(std::move(Writes));
     }
     // Nothing has run yet: a member without room leaves this launch. A
     // kernel that ran ahead and failed (found by a copy) stops it.

@@ -33,6 +33,10 @@ bool NodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
 
 bool NodeOps::waitQueuedCopies() { return true; }
 
+bool NodeOps::queueCopyInLane(void *, NodeOps &, const void *, size_t) {
+  return false;
+}
+
 NodeOps::Scan NodeOps::scanValues(const void *, unsigned, uint64_t, uint64_t,
                                   bool, int64_t &, int64_t &) {
   return Scan::NotHere;

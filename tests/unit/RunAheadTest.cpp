@@ -2,10 +2,12 @@
 //
 // Engine.h's run-ahead over two simulated accelerators whose back end queues
 // chunks the way a GPU's stream does, but runs them only when waited for
-// (finish() or settle()): as late as a GPU may. Whatever the engine or the
-// data layer read before waiting would be stale, so the results must still
-// equal a serial run bit for bit; reductions, the bound on a launch's time
-// and a failing queued chunk are checked too.
+// (finish() or settle()): as late as a GPU may. Copies between the two go in
+// the destination's lane too (DataLayer::queueCopiesInLanes) and run there
+// in turn. Whatever the engine or the data layer read before waiting would
+// be stale, and whatever they wrote early would be read by a queued copy, so
+// the results must still equal a serial run bit for bit; reductions, the
+// bound on a launch's time and a failing queued chunk are checked too.
 //
 //===----------------------------------------------------------------------===//
 #include "TestKernels.h"
@@ -30,17 +32,25 @@ namespace {
 using TestKernel = std::function<bool(size_t Member, uint64_t Lo, uint64_t Hi,
                                       const std::vector<uintptr_t> &Args)>;
 
-/// Members that queue their chunks in a lane, in order, and run them when
-/// the lane is waited for.
+/// Members that queue their chunks and the copies into their memory in a
+/// lane, in order, and run them when the lane is waited for.
 struct LaneBackend : Backend {
   TestKernel Kernel;
   uint64_t Total = 0;         // a whole launch's iterations
   std::set<size_t> FailOn;    // members whose kernels fail when they run
   std::set<size_t> NoStartOn; // members whose chunks do not start
   std::mutex Mutex;
-  /// Per member: the chunks queued, each with the kernel it was started as.
-  std::vector<std::vector<std::pair<ChunkRun, TestKernel>>> Lanes;
+  /// A chunk, with the kernel it was started as, or a copy (Size > 0).
+  struct Op {
+    ChunkRun C;
+    TestKernel K;
+    void *Dst = nullptr;
+    const void *Src = nullptr;
+    size_t Size = 0;
+  };
+  std::vector<std::vector<Op>> Lanes; // per member
   std::vector<bool> Failed;
+  size_t LaneCopies = 0; // copies ever queued
   explicit LaneBackend(size_t Members) : Lanes(Members), Failed(Members) {}
 
   bool runHere(const ChunkRun &C, const TestKernel &K) {
@@ -56,11 +66,23 @@ struct LaneBackend : Backend {
   }
   /// Runs member M's lane (under Mutex); false once a kernel there failed.
   bool drain(size_t M) {
-    for (const auto &[C, K] : Lanes[M])
-      if (!Failed[M])
-        Failed[M] = !runHere(C, K);
+    for (const Op &O : Lanes[M])
+      if (!Failed[M] && O.Size)
+        std::memcpy(O.Dst, O.Src, O.Size);
+      else if (!Failed[M])
+        Failed[M] = !runHere(O.C, O.K);
     Lanes[M].clear();
     return !Failed[M];
+  }
+  bool queueCopy(size_t M, void *Dst, const void *Src, size_t Size) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (Failed[M])
+      return false;
+    Op O;
+    O.Dst = Dst, O.Src = Src, O.Size = Size;
+    Lanes[M].push_back(O);
+    ++LaneCopies;
+    return true;
   }
   bool run(const void *L, const ChunkRun &C) override {
     StartedChunk S;
@@ -71,7 +93,9 @@ struct LaneBackend : Backend {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (Failed[C.Member] || NoStartOn.count(C.Member))
       return false;
-    Lanes[C.Member].push_back({C, Kernel});
+    Op O;
+    O.C = C, O.K = Kernel;
+    Lanes[C.Member].push_back(O);
     S.Member = C.Member;
     S.Handle = this;
     return true;
@@ -86,12 +110,28 @@ struct LaneBackend : Backend {
     std::lock_guard<std::mutex> Lock(Mutex);
     return drain(M);
   }
-  size_t queued() {
+  /// Chunks queued (Copies: copies queued).
+  size_t queued(bool Copies = false) {
     std::lock_guard<std::mutex> Lock(Mutex);
     size_t N = 0;
     for (const auto &L : Lanes)
-      N += L.size();
+      for (const Op &O : L)
+        N += (O.Size > 0) == Copies;
     return N;
+  }
+};
+
+/// A simulated accelerator whose copies from the other one go in its
+/// member's lane.
+struct LaneNodeOps : SimulatedNodeOps {
+  LaneBackend &Back;
+  size_t Member;
+  LaneNodeOps(int Index, LaneBackend &Back, size_t Member)
+      : SimulatedNodeOps(Index), Back(Back), Member(Member) {}
+  bool queueCopyInLane(void *Dst, NodeOps &Src, const void *SrcPtr,
+                       size_t Size) override {
+    return Src.kind() == NodeKind::Simulated &&
+           Back.queueCopy(Member, Dst, SrcPtr, Size);
   }
 };
 
@@ -131,14 +171,22 @@ struct RunAheadFixture : ::testing::Test {
     S.RunAheadUs = Settings::MaxRunAheadUs;
     return S;
   }();
-  DataLayer L;
-  NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
-  NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
   LaneBackend Back{2};
+  DataLayer L;
+  NodeId S0 = L.addNode(std::make_unique<LaneNodeOps>(0, Back, 0));
+  NodeId S1 = L.addNode(std::make_unique<LaneNodeOps>(1, Back, 1));
   Engine E{Config, L, twoAccelerators(S0, S1), Back, runInTurn};
   const int N = 3001;
   KernelDescriptor Stencil = parseDescriptor(StencilDesc);
   KernelTraits StencilK = testKernel(Stencil, 2);
+  // b[i] = 2 * a[i] for i in [0, n); args: a, b, n.
+  KernelDescriptor Scale = parseDescriptor("hetero-kernel 1\n"
+                                           "split yes\n"
+                                           "nest 1\n"
+                                           "loop 0 0 lt (sarg 2 4 1) 1\n"
+                                           "read 8 (arg 0) (* (c 0) 8)\n"
+                                           "write 8 (arg 1) (* (c 0) 8)\n");
+  KernelTraits ScaleK = testKernel(Scale, 2);
   std::vector<double> Ref, RefB;
   void *A = nullptr, *B = nullptr;
 
@@ -151,6 +199,18 @@ struct RunAheadFixture : ::testing::Test {
     B = upload(Ref);
     Back.Kernel = stencil();
     Back.Total = N - 2;
+  }
+  /// The back end runs the scale from now on, over all N values.
+  void useScale() {
+    Back.Kernel = [](size_t, uint64_t Lo, uint64_t Hi,
+                     const std::vector<uintptr_t> &Args) {
+      auto *X = reinterpret_cast<const double *>(Args[0]);
+      auto *Y = reinterpret_cast<double *>(Args[1]);
+      for (uint64_t I = Lo; I < Hi; ++I)
+        Y[I] = 2 * X[I];
+      return true;
+    };
+    Back.Total = N;
   }
   void *upload(const std::vector<double> &V) {
     void *P = L.allocate(V.size() * sizeof(double));
@@ -190,6 +250,7 @@ TEST_F(RunAheadFixture, LaunchesLeaveChunksQueuedUntilTheirDataIsTouched) {
   }
   expectMatchesSerial();
   EXPECT_EQ(Back.queued(), 0u);
+  EXPECT_GT(Back.LaneCopies, 0u); // the halos went in the lanes
   char *Text = nullptr;
   size_t Size = 0;
   FILE *Out = open_memstream(&Text, &Size);
@@ -241,6 +302,60 @@ TEST_F(RunAheadFixture, ZeroWaitsForEveryLaunch) {
     EXPECT_EQ(Back.queued(), 0u);
   }
   expectMatchesSerial();
+  EXPECT_EQ(Back.LaneCopies, 0u);
+}
+
+// A later launch's kernel that writes bytes which a copy queued in another
+// member's lane still reads waits for that lane first: each sweep leaves
+// each member's halo copy from the other queued before its chunk; then a
+// fill over the stencil's rows (no reads, each chunk's rows already there:
+// no copy that would settle a lane) overwrites the old array, and member 0's
+// lane runs first (starts in turn).
+TEST_F(RunAheadFixture, AKernelWaitsForQueuedCopiesThatReadWhatItWrites) {
+  Config.ParallelStarts = false;
+  for (int It = 0; It < 3; ++It)
+    ASSERT_TRUE(sweep());
+  ASSERT_TRUE(E.lastLaunch().RanAhead);
+  ASSERT_EQ(Back.queued(true), 2u);
+  // b[i] = 7 for i in [1, n - 1); args: a (unused), b, n.
+  KernelDescriptor Fill = parseDescriptor("hetero-kernel 1\n"
+                                          "split yes\n"
+                                          "nest 1\n"
+                                          "loop 0 1 lt (- (sarg 2 4 1) 1) 1\n"
+                                          "write 8 (arg 1) (* (c 0) 8)\n");
+  KernelTraits FillK = testKernel(Fill, 2);
+  FillK.Name = "fill";
+  Back.Kernel = [](size_t, uint64_t Lo, uint64_t Hi,
+                   const std::vector<uintptr_t> &Args) {
+    auto *Y = reinterpret_cast<double *>(Args[1]);
+    for (uint64_t T = Lo; T < Hi; ++T)
+      Y[1 + T] = 7;
+    return true;
+  };
+  uint64_t Copied = L.stats().BytesD2D + L.stats().BytesH2D;
+  ASSERT_TRUE(E.launch(request(FillK, A, B)));
+  ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
+  ASSERT_FALSE(E.lastLaunch().RanAhead);
+  ASSERT_EQ(L.stats().BytesD2D + L.stats().BytesH2D, Copied);
+  expectMatchesSerial();
+  std::vector<double> Got(N), Want = RefB;
+  for (int I = 1; I + 1 < N; ++I)
+    Want[I] = 7;
+  ASSERT_TRUE(L.read(Got.data(), B, N * sizeof(double)).ok());
+  EXPECT_EQ(Got, Want);
+}
+
+// So does a write from the host to the home member (0) of those bytes.
+TEST_F(RunAheadFixture, AHostWriteWaitsForQueuedCopiesThatReadWhatItWrites) {
+  Config.ParallelStarts = false;
+  for (int It = 0; It < 3; ++It)
+    ASSERT_TRUE(sweep());
+  ASSERT_EQ(Back.queued(true), 2u);
+  std::vector<double> Ones(N, 1.0), Got(N);
+  ASSERT_TRUE(L.write(B, Ones.data(), N * sizeof(double)).ok());
+  expectMatchesSerial();
+  ASSERT_TRUE(L.read(Got.data(), B, N * sizeof(double)).ok());
+  EXPECT_EQ(Got, Ones);
 }
 
 // Chunks that took longer than the bound when last waited for are waited
@@ -299,23 +414,7 @@ TEST_F(RunAheadFixture, AChunkThatDoesNotStartRunsElsewhere) {
 // of a kernel without halos (nothing settled its members since), recovers,
 // and what ran ahead is waited for before that member's data moves.
 TEST_F(RunAheadFixture, AChunkThatDoesNotStartAfterRunAheadRunsElsewhere) {
-  // b[i] = 2 * a[i] for i in [0, n); args: a, b, n.
-  KernelDescriptor Scale = parseDescriptor("hetero-kernel 1\n"
-                                           "split yes\n"
-                                           "nest 1\n"
-                                           "loop 0 0 lt (sarg 2 4 1) 1\n"
-                                           "read 8 (arg 0) (* (c 0) 8)\n"
-                                           "write 8 (arg 1) (* (c 0) 8)\n");
-  KernelTraits ScaleK = testKernel(Scale, 2);
-  Back.Kernel = [](size_t, uint64_t Lo, uint64_t Hi,
-                   const std::vector<uintptr_t> &Args) {
-    auto *X = reinterpret_cast<const double *>(Args[0]);
-    auto *Y = reinterpret_cast<double *>(Args[1]);
-    for (uint64_t I = Lo; I < Hi; ++I)
-      Y[I] = 2 * X[I];
-    return true;
-  };
-  Back.Total = N;
+  useScale();
   for (int It = 0; It < 4; ++It) {
     if (It == 3) {
       Config.RunAheadUs = 0;
@@ -366,4 +465,47 @@ TEST(DataLayerSettler, RunsBeforeNodeMemoryIsTouched) {
   ASSERT_TRUE(L.release(P).ok());
   EXPECT_EQ(Settled, std::vector<NodeId>({S0, S1}));
   L.setSettler(nullptr);
+}
+
+// The data layer's side of lane copies: bytes the launch itself may write
+// are copied the usual way, and the batch's first lane copy settles every
+// node once.
+TEST(DataLayerLanes, BytesTheLaunchWritesAreNotCopiedInLanes) {
+  LaneBackend Back(2);
+  DataLayer L;
+  NodeId S0 = L.addNode(std::make_unique<LaneNodeOps>(0, Back, 0));
+  NodeId S1 = L.addNode(std::make_unique<LaneNodeOps>(1, Back, 1));
+  std::vector<NodeId> Settled;
+  L.setSettler([&](NodeId N) {
+    Settled.push_back(N);
+    std::lock_guard<std::mutex> Lock(Back.Mutex);
+    return Back.drain(N == S0 ? 0 : 1);
+  });
+  std::vector<double> V(64, 2.5), Got(64);
+  void *P = L.allocate(V.size() * sizeof(double));
+  ASSERT_TRUE(L.write(P, V.data(), V.size() * sizeof(double)).ok());
+  auto Id = reinterpret_cast<BufferId>(P);
+  ASSERT_TRUE(L.makeValid(S0, Id, 0, 512).ok());
+  L.markWritten(S0, Id, 0, 512);
+  L.beginCopyBatch();
+  std::map<BufferId, RangeSet> Writes;
+  Writes[Id].insert(0, 256);
+  L.queueCopiesInLanes(Writes);
+  Settled.clear();
+  ASSERT_TRUE(L.makeValid(S1, Id, 0, 256).ok()); // written by the launch
+  EXPECT_EQ(Back.LaneCopies, 0u);
+  ASSERT_TRUE(L.makeValid(S1, Id, 256, 384).ok());
+  ASSERT_TRUE(L.makeValid(S1, Id, 384, 512).ok());
+  EXPECT_EQ(Back.LaneCopies, 2u);
+  EXPECT_EQ(Back.queued(true), 2u);
+  // Both ends of the first, then every node once at the first lane copy.
+  EXPECT_EQ(Settled, std::vector<NodeId>({S0, S1, S0, S1}));
+  ASSERT_TRUE(L.endCopyBatch().ok());
+  L.markWritten(S1, Id, 256, 512); // as if S1's kernel wrote them
+  ASSERT_TRUE(L.read(Got.data(), P, 512).ok());
+  EXPECT_EQ(Got, V); // the queued copies landed first
+  EXPECT_EQ(Back.queued(true), 0u);
+  EXPECT_TRUE(std::count(Settled.begin(), Settled.end(), S1));
+  L.setSettler(nullptr);
+  ASSERT_TRUE(L.release(P).ok());
 }

@@ -37,6 +37,7 @@
 #ifndef HETERO_DATALAYER_H
 #define HETERO_DATALAYER_H
 
+#include "hetero/LaneReads.h"
 #include "hetero/MemoryNode.h"
 #include "hetero/RangeSet.h"
 #include "hetero/Status.h"
@@ -199,6 +200,26 @@ public:
   /// Ends the batch; an error if a queued copy failed (the ranges it was
   /// to fill are then not valid on its node).
   Status endCopyBatch();
+  /// For the rest of the open batch (a launch that runs ahead), a copy
+  /// between two accelerators goes in the destination's lane
+  /// (NodeOps::queueCopyInLane), behind the kernels there, with no wait for
+  /// the copy: CG's halos over 4 H100s were six copies each paying its own
+  /// wait, with the GPUs idle. The batch's first such copy waits once for
+  /// every node's kernels (its bytes may come from any of them); later ones
+  /// wait for a source only where this batch queued copies into the bytes
+  /// they read. Not for bytes that Writes holds (what the launch's chunks
+  /// may write: another chunk of it could write them while the copy reads)
+  /// or that may hold pointer slots. The destination is then unsettled
+  /// (setLaneNotice()), and until its lane is waited for, anything that
+  /// writes the bytes the copy reads waits for it first (LaneReads.h): a
+  /// copy into them, a host write, a free, and a later launch's kernel
+  /// (beforeKernelWrites()).
+  void queueCopiesInLanes(std::map<BufferId, RangeSet> Writes);
+  /// Before a kernel on node N writes [Lo, Hi) of buffer Id: waits for the
+  /// lanes whose queued copies still read those bytes.
+  Status beforeKernelWrites(NodeId N, BufferId Id, uint64_t Lo, uint64_t Hi);
+  /// Before a kernel that may write anything of node N runs there.
+  Status beforeKernelWrites(NodeId N);
 
   TransferStats &stats() { return Stats; }
 
@@ -210,6 +231,10 @@ public:
   /// the host, a pointer written there, a scan, freeing storage there.
   /// Called under the layer's lock; S must not call the layer. Null: none.
   void setSettler(Settler S);
+  /// Told, under the layer's lock, that a copy went in node N's lane: N is
+  /// unsettled until the settler waits for it.
+  using LaneNotice = std::function<void(NodeId N)>;
+  void setLaneNotice(LaneNotice F);
 
 private:
   struct Buffer;
@@ -253,6 +278,21 @@ private:
   /// left running there failed.
   Status settleLocked(NodeId N);
   Settler Settle;
+  LaneNotice Notice;
+  /// Settles the lanes whose queued copies read [Lo, Hi) of buffer Id on
+  /// node N (Id 0: anything there).
+  Status settleLaneReadersLocked(NodeId N, BufferId Id, uint64_t Lo,
+                                 uint64_t Hi);
+  /// Whether a copy of [Lo, Hi) of B may go in its destination's lane.
+  bool mayQueueInLane(const Buffer &B, uint64_t Lo, uint64_t Hi) const;
+  /// Whether this lane batch queued a copy into [Lo, Hi) of B on node N.
+  bool laneQueuedInto(NodeId N, const Buffer &B, uint64_t Lo,
+                      uint64_t Hi) const;
+  LaneReads Reads;
+  bool LaneBatch = false;
+  bool LaneBatchSettled = false; // every node, at the batch's first lane copy
+  std::map<BufferId, RangeSet> LaneBatchWrites;
+  std::map<std::pair<NodeId, BufferId>, RangeSet> LaneBatchInto;
   /// Whether the calling thread is outside an open batch.
   bool outsideBatch() const;
   void forgetSlots(Buffer &B, uint64_t Lo, uint64_t Hi);

@@ -35,9 +35,12 @@
 // such member is then unsettled: before anything touches its memory from
 // outside its queue (the data layer's copies, read-backs, scans, frees:
 // DataLayer::setSettler) the engine waits for its queue, and chunks of
-// later launches queue behind them. So the GPUs go from one kernel to the
-// next while the host plans the next launch (CG over 4 H100s: six launches
-// an iteration, each paying its round trip with the GPUs idle). A program's
+// later launches queue behind them. Such a launch's copies between GPUs go
+// in the destinations' queues too, after one wait for what ran ahead before
+// (DataLayer::queueCopiesInLanes): no wait per copy. So the GPUs go from one
+// kernel to the next while the host plans the next launch (CG over 4 H100s:
+// six launches an iteration, each paying its round trip with the GPUs
+// idle). A program's
 // timer around one such launch sees part of its time in the next; the bound
 // keeps that part short. A chunk that ran ahead and failed cannot run again
 // (its launch is gone): the wait that finds it fails, with a message, and

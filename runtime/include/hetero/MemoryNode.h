@@ -51,6 +51,15 @@ public:
                                  size_t Size);
   /// Waits for every copy queued into this node; false if one failed.
   virtual bool waitQueuedCopies();
+  /// Puts a copy from Src (another accelerator) in this node's lane, the
+  /// queue its member's chunks run in (Engine.h's run-ahead): after the
+  /// chunks queued there, before the next one. False where this node has
+  /// no lane or Src is not of its kind: the caller copies another way. The
+  /// copy is done once that lane is waited for (the engine's settle); until
+  /// then the caller reads nothing at Dst from outside the lane and writes
+  /// nothing at SrcPtr (LaneReads.h). By default: false.
+  virtual bool queueCopyInLane(void *Dst, NodeOps &Src, const void *SrcPtr,
+                               size_t Size);
   /// What scanValues() found.
   enum class Scan {
     NotHere, // this node cannot: the caller reads the values to the host

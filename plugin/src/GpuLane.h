@@ -1,0 +1,40 @@
+//===- GpuLane.h - A GPU member's queue of chunks and copies ----*- C++ -*-===//
+//
+// A GPU member's lane: a stream of the cuda plugin's pool, held in the async
+// info until a wait gives it back (the next chunk takes another: nothing is
+// queued then, so none need follow the last). The member's chunks run in it
+// (BackEnds), and so do copies from other GPUs into its memory
+// (CudaNodeOps::queueCopyInLane): those wait in Copies until the lane's next
+// chunk starts, then go in the stream right before it, from the thread that
+// starts it, so that a launch's copies into several GPUs are issued in
+// parallel; a wait for the lane issues what is left first. Failed: a copy or
+// a wait failed; what the lane held is lost from then on.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETERO_PLUGIN_GPULANE_H
+#define HETERO_PLUGIN_GPULANE_H
+
+#include "omptarget.h"
+
+#include <cstddef>
+#include <mutex>
+#include <vector>
+
+namespace hetero {
+
+struct GpuLane {
+  struct Copy {
+    int SrcDevice;
+    const void *Src;
+    void *Dst;
+    size_t Size;
+  };
+  std::mutex Mutex; // guards all below
+  __tgt_async_info Queue;
+  std::vector<Copy> Copies;
+  bool Failed = false;
+};
+
+} // namespace hetero
+
+#endif // HETERO_PLUGIN_GPULANE_H
