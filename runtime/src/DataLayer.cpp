@@ -552,11 +552,13 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
       traceCopy(*Nodes[Src], Src, *Nodes[Dst], Dst, Len, TraceBegin, true);
     return Status();
   }
-  if (InLane) // no lane after all: the copy waits as any other
-    for (NodeId End : {Src, Dst})
-      if (End == Dst || !SrcSettled)
-        if (Status S = settleLocked(End); !S)
-          return S;
+  if (InLane) { // no lane after all: the copy waits as any other
+    if (!SrcSettled)
+      if (Status S = settleLocked(Src); !S)
+        return S;
+    if (Status S = settleLocked(Dst); !S)
+      return S;
+  }
   if (Src == HostNode) {
     Ok = Nodes[Dst]->copyFromHost(DstP, SrcP, Len);
     Stats.BytesH2D += Len;
