@@ -18,10 +18,12 @@ endforeach()
 # libomptarget under LIBOMPTARGET_PLUGIN=hetero (hetero-startup.c).
 set(HETERO_STARTUP_OBJECT ${HETERO_LIB_DIR}/hetero-startup.o)
 add_custom_command(OUTPUT ${HETERO_STARTUP_OBJECT}
-  COMMAND ${HETERO_clang-19_EXE} -O2 -fPIC -Wall -Wextra -Werror -c
+  COMMAND ${HETERO_clang-19_EXE} -O2 -fPIC -Wall -Wextra -Werror
+          -I${CMAKE_SOURCE_DIR}/runtime/include -c
           ${CMAKE_SOURCE_DIR}/clang-patches/driver/hetero-startup.c
           -o ${HETERO_STARTUP_OBJECT}
   DEPENDS ${CMAKE_SOURCE_DIR}/clang-patches/driver/hetero-startup.c
+          ${CMAKE_SOURCE_DIR}/runtime/include/hetero/SettingNames.def
   COMMENT "Building hetero-startup.o")
 add_custom_target(hetero_startup ALL DEPENDS ${HETERO_STARTUP_OBJECT})
 set(HETERO_CLANG ${HETERO_BIN_DIR}/clang)

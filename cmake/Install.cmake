@@ -18,6 +18,17 @@ install(FILES ${HETERO_LIB_DIR}/libomptarget.so DESTINATION lib)
 # StarPU's library under its soname (the build has it as a symlink chain).
 install(FILES ${HETERO_STARPU_PREFIX}/lib/libstarpu-1.3.so.9.0.0
         DESTINATION lib RENAME libstarpu-1.3.so.9)
+# The CUDA runtime StarPU's CUDA workers use, under its soname: the one
+# library of the toolkit the pool needs (StarPU loads cuBLAS and cuSPARSE
+# only if asked, which hetero never does), redistributable with the
+# application (NVIDIA's CUDA EULA, Attachment A). A compute node then needs
+# the NVIDIA driver for its GPUs, and no CUDA toolkit.
+get_filename_component(HETERO_CUDART ${HETERO_CUDA_PATH}/lib64/libcudart.so
+                       REALPATH)
+get_filename_component(HETERO_CUDART_SONAME ${HETERO_CUDART} NAME)
+string(REGEX REPLACE "^(libcudart\\.so\\.[0-9]+).*$" "\\1" HETERO_CUDART_SONAME
+       "${HETERO_CUDART_SONAME}")
+install(FILES ${HETERO_CUDART} DESTINATION lib RENAME ${HETERO_CUDART_SONAME})
 
 configure_file(${CMAKE_SOURCE_DIR}/cmake/package/FixInstalledRpaths.cmake.in
                ${CMAKE_BINARY_DIR}/package/FixInstalledRpaths.cmake @ONLY)

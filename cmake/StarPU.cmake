@@ -32,7 +32,9 @@ ExternalProject_Add(starpu
     --disable-starpufft --disable-starpurm --disable-mlr --disable-glpk
     --disable-fxt --disable-openmp --disable-hdf5 --disable-leveldb
     --disable-opengl-render --disable-sc-hypervisor --without-mpicc
-    CC=gcc "LDFLAGS=-Wl,-rpath,${HETERO_CUDA_PATH}/lib64"
+    # --as-needed: cuBLAS and cuSPARSE, loaded when used (0004), are not
+    # needed: libstarpu needs the CUDA runtime alone of the toolkit.
+    CC=gcc "LDFLAGS=-Wl,--as-needed -Wl,-rpath,${HETERO_CUDA_PATH}/lib64"
   BUILD_COMMAND make -j${HETERO_NPROC}
   INSTALL_COMMAND make install
   LOG_CONFIGURE ON LOG_BUILD ON LOG_INSTALL ON LOG_OUTPUT_ON_FAILURE ON)

@@ -21,7 +21,7 @@ done
 python3 - "$tmp/desc.txt" <<'PY'
 import sys
 words = {"hetero-kernel", "split", "nest", "loop", "var", "read", "write",
-         "readall", "readany", "reduce", "host-only", "one-kind"}
+         "readall", "readany", "reduce", "host-only", "one-kind", "source"}
 seen, out, cur = set(), [], None
 for line in open(sys.argv[1]):
     if line.startswith("hetero-desc "):

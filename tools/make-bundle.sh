@@ -3,8 +3,9 @@
 # nothing can be installed and no compiler exists:
 #   bin/      the examples, built for hetero, and hetero-info
 #   bin-plain/  the same examples built by plain clang-19 (bench.py's stock)
-#   lib/      libomptarget (with the hetero plugin), StarPU and the rest of
-#             the runtime closure (CUDA's own libraries are on those machines)
+#   lib/      libomptarget (with the hetero plugin), StarPU (which it loads
+#             when hetero is selected) and the rest of the runtime closure
+#             (CUDA's own libraries are on those machines)
 #   lit/      lit, the lit suite with its programs prebuilt, FileCheck, not
 #   run-gpu-tests.sh
 #   tools/    bench.py, same_answers.py, trace-plot.py and bar_plot.py
@@ -44,7 +45,9 @@ collect() {
     collect "$path"
   done < <(LD_LIBRARY_PATH="$build/lib:$build/third_party/starpu/lib" ldd "$f")
 }
-for f in "$b"/lib/libomptarget.so.19.1 "$b"/lit/tools/* "$b"/bin/* "$b"/bin-plain/*; do collect "$f"; done
+# StarPU, which libomptarget loads when hetero is selected (not linked).
+cp -L "$build/third_party/starpu/lib/libstarpu-1.3.so.9" "$b/lib/"
+for f in "$b"/lib/libomptarget.so.19.1 "$b"/lib/libstarpu-1.3.so.9 "$b"/lit/tools/* "$b"/bin/* "$b"/bin-plain/*; do collect "$f"; done
 # libomptarget's libomp must be LLVM 19's, not an older system one.
 cp -L /usr/lib/llvm-19/lib/libomp.so.5 "$b/lib/libomp.so.5"
 

@@ -3,7 +3,7 @@
 # its root): runs the lit suite (prebuilt programs) and/or the examples, each
 # under the stock cuda plugin and under hetero in the same invocation.
 #
-#   run-gpu-tests.sh [results-dir] [lit|examples|all|stress|bench|split|scaling]
+#   run-gpu-tests.sh [results-dir] [lit|examples|all|stress|bench|split|scaling|weight]
 #
 # split: the multi-GPU paths on this machine's GPUs, each presented as
 # GPU_SPLIT (default 2) members (HETERO_GPU_SPLIT): the lit suite, the
@@ -167,6 +167,44 @@ if [ "$what" = scaling ]; then
     --cases jacobi-16k,himeno,nbody-512k,stream-2e28,cg,cg-4k \
     --configs "$configs,hetero" ${BENCH_ARGS:-} | tee "$res/scaling.txt"
   rc=${PIPESTATUS[0]}
+fi
+
+# weight: what a hetero binary costs on a GPU machine, 7 runs each,
+# interleaved (medians of peak RSS and wall): the examples' tiny-launch
+# program built by plain clang-19 under the stock cuda plugin; the hetero
+# build under the stock cuda plugin (hetero not selected: StarPU is not
+# loaded); the hetero build under hetero.
+if [ "$what" = weight ] || [ "$what" = all ]; then
+  python3 - "$here" >"$res/weight.txt" 2>&1 <<'PY'
+import os, resource, statistics, subprocess, sys, time
+here = sys.argv[1]
+args = ["plain", "200", "1024"]
+cases = [("stock build, stock cuda plugin", here + "/bin-plain/launch", "cuda"),
+         ("hetero build, stock cuda plugin", here + "/bin/launch", "cuda"),
+         ("hetero build, hetero", here + "/bin/launch", "hetero")]
+code = ("import resource,subprocess,sys,time;t=time.monotonic();"
+        "r=subprocess.run(sys.argv[1:],capture_output=True);"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,"
+        "time.monotonic()-t,r.returncode,r.stdout.decode().strip())")
+rss = {c[0]: [] for c in cases}
+wall = {c[0]: [] for c in cases}
+outs = {}
+for _ in range(7):
+    for name, exe, plugin in cases:
+        env = dict(os.environ, LIBOMPTARGET_PLUGIN=plugin,
+                   HETERO_SHARES_FILE="none")
+        out = subprocess.run([sys.executable, "-c", code, exe] + args,
+                             env=env, capture_output=True).stdout.decode()
+        r, w, rc, line = out.split(" ", 3)
+        rss[name].append(int(r) / 1024)
+        wall[name].append(float(w) * 1000)
+        outs[name] = (rc, line.strip())
+for name, _, _ in cases:
+    print("%-34s peak RSS %7.1f MiB  wall %7.1f ms  (status %s) %s" % (
+        name, statistics.median(rss[name]), statistics.median(wall[name]),
+        *outs[name]))
+PY
+  cat "$res/weight.txt"
 fi
 
 if [ "$what" = stress ]; then

@@ -13,6 +13,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 
 #include <algorithm>
 
@@ -325,13 +326,20 @@ std::optional<Term> KernelAnalysis::translateCall(const CallExpr *C) {
 KernelAnalysis::Bindings
 KernelAnalysis::bindParameters(const CallExpr &C, const FunctionDecl &Def) {
   Bindings Outer;
+  unsigned Skip = objectArguments(C, Def);
   for (unsigned I = 0; I < Def.getNumParams(); ++I) {
     const VarDecl *P = Def.getParamDecl(I)->getCanonicalDecl();
     auto It = LocalInits.find(P);
     Outer.emplace_back(P, It == LocalInits.end() ? nullptr : It->second);
-    LocalInits[P] = C.getArg(I);
+    LocalInits[P] = C.getArg(Skip + I);
   }
   return Outer;
+}
+
+unsigned KernelAnalysis::objectArguments(const CallExpr &C,
+                                         const FunctionDecl &Def) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&Def);
+  return isa<CXXOperatorCallExpr>(C) && MD && MD->isInstance() ? 1 : 0;
 }
 
 void KernelAnalysis::restoreBindings(const Bindings &Outer) {

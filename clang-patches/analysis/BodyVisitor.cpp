@@ -12,6 +12,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -110,6 +111,7 @@ const VarDecl *KernelAnalysis::addInnerLoop(const ForStmt &F) {
   // A counter declared outside F may have been given a range by an earlier
   // loop: the range of this loop holds in its body.
   InnerVar[Counter] = B.addVar(Lo, Hi);
+  VarNames[InnerVar[Counter]] = Counter->getNameAsString();
   UnknownVars.erase(Counter);
   return Counter;
 }
@@ -168,6 +170,8 @@ void KernelAnalysis::access(const Expr *E, bool Read, bool Write) {
   DescAccess Acc;
   Acc.Size = Size;
   Acc.Base = A->Base;
+  Acc.Name = accessName(E);
+  Acc.Where = placeOf(E);
   if (A->known()) {
     Acc.Offset = A->Offset->Id;
     Acc.Guards = Guards;
@@ -180,6 +184,61 @@ void KernelAnalysis::access(const Expr *E, bool Read, bool Write) {
     Acc.Kind = AccessKind::Write;
     B.addAccess(Acc);
   }
+}
+
+/// The array an access reaches, as the source writes it: `a` of `a[i]`,
+/// `p->x` of `p->x[i]`, `s` of `s[i].v` and of `*(s + i)`.
+std::string KernelAnalysis::accessName(const Expr *E) {
+  const Expr *Base = E->IgnoreParenImpCasts();
+  for (;;) {
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Base)) {
+      Base = AS->getBase()->IgnoreParenImpCasts();
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(Base);
+               UO && UO->getOpcode() == UO_Deref) {
+      Base = UO->getSubExpr()->IgnoreParenImpCasts();
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(Base);
+               BO && BO->isAdditiveOp()) {
+      // Pointer arithmetic: the pointer's side.
+      const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
+      Base = L->getType()->isPointerType()
+                 ? L
+                 : BO->getRHS()->IgnoreParenImpCasts();
+    } else if (const auto *ME = dyn_cast<MemberExpr>(Base);
+               ME &&
+               (isa<ArraySubscriptExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
+                ME->isArrow())) {
+      // A field of an element: the elements' array.
+      const Expr *Of = ME->getBase()->IgnoreParenImpCasts();
+      if (ME->isArrow() && !isa<ArraySubscriptExpr>(Of) &&
+          !isa<BinaryOperator>(Of))
+        break; // p->x: the field is the array
+      Base = Of;
+    } else {
+      break;
+    }
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceRange R = Base->getSourceRange();
+  if (R.isValid() && !R.getBegin().isMacroID() && !R.getEnd().isMacroID()) {
+    llvm::StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts());
+    if (!Text.empty() && Text.size() <= 64)
+      return Text.str();
+  }
+  std::string Printed;
+  llvm::raw_string_ostream OS(Printed);
+  Base->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
+  return OS.str().size() <= 64 ? OS.str() : "";
+}
+
+/// "file.c:88": where S is (its expansion, for a macro).
+std::string KernelAnalysis::placeOf(const Stmt *S) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S->getBeginLoc()));
+  if (P.isInvalid())
+    return "";
+  return llvm::sys::path::filename(P.getFilename()).str() + ":" +
+         std::to_string(P.getLine());
 }
 
 //===--- Guards: the conditions of the branch an access sits in ----------===//
@@ -492,8 +551,13 @@ void KernelAnalysis::visitCallee(const CallExpr &C, const FunctionDecl &Def) {
   if (CallStack.size() >= MaxCallDepth)
     return refuse("calls nested deeper than " + std::to_string(MaxCallDepth) +
                   " ('" + Name + "')");
-  if (Def.isVariadic() || C.getNumArgs() != Def.getNumParams())
+  if (Def.isVariadic())
     return refuse("calls '" + Name + "' with a variable argument list");
+  if (C.getNumArgs() != objectArguments(C, Def) + Def.getNumParams())
+    return refuse("calls '" + Name + "' with " +
+                  std::to_string(C.getNumArgs() - objectArguments(C, Def)) +
+                  " arguments for " + std::to_string(Def.getNumParams()) +
+                  " parameters");
   for (const ParmVarDecl *P : Def.parameters())
     if (P->getType()->isReferenceType())
       return refuse("calls '" + Name + "', which takes a reference");

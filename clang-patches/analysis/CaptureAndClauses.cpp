@@ -68,8 +68,7 @@ KernelAnalysis::SourceNames KernelAnalysis::names() const {
     N.Args[Arg] = "<array length>";
   for (const LoopLevel &L : Levels)
     N.Counters.push_back(L.Counter ? L.Counter->getNameAsString() : "?");
-  for (const auto &[VD, Id] : InnerVar)
-    N.Vars[Id] = VD->getNameAsString();
+  N.Vars = VarNames;
   return N;
 }
 

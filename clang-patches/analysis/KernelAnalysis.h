@@ -132,7 +132,9 @@ private:
   std::vector<const clang::ForStmt *> Headers; // of the collapsed loops
   std::map<const clang::VarDecl *, unsigned> LevelOf;
   std::map<const clang::VarDecl *, unsigned> InnerVar; // counter -> id
-  std::set<const clang::VarDecl *> UnknownVars;        // values not expressible
+  // Every inner variable's source name, kept after its loop's walk.
+  std::map<unsigned, std::string> VarNames;
+  std::set<const clang::VarDecl *> UnknownVars; // values not expressible
   std::set<const clang::VarDecl *> ReductionVars;
   std::map<const clang::VarDecl *, ReductionOp> ReductionOps;
   std::set<const clang::VarDecl *> Written;
@@ -197,6 +199,10 @@ private:
   /// walk or the translation of Def's body in place of the call.
   Bindings bindParameters(const clang::CallExpr &C,
                           const clang::FunctionDecl &Def);
+  /// The arguments of C before Def's parameters': 1 for the object of a
+  /// member operator call (a lambda's `f(x)` passes the closure first).
+  static unsigned objectArguments(const clang::CallExpr &C,
+                                  const clang::FunctionDecl &Def);
   void restoreBindings(const Bindings &Outer);
   std::optional<ExprKind> minOrMax(const clang::ConditionalOperator &CO);
   Address offsetBy(Address A, const Term &Bytes);
@@ -217,6 +223,10 @@ private:
   bool isMemory(const clang::Expr *E);
   const clang::VarDecl *varOf(const clang::Expr *E);
   void access(const clang::Expr *E, bool Read, bool Write);
+  /// The array an access reaches, as the source names it; where S is
+  /// ("file.c:88"): for messages (DescAccess::Name, Where).
+  std::string accessName(const clang::Expr *E);
+  std::string placeOf(const clang::Stmt *S);
   std::optional<VarSide> loopVarIn(const clang::Expr *E, clang::QualType T);
   std::optional<VarSide> asLoopVarSide(const clang::Expr *Side);
   void guardsOf(const clang::Expr *Cond, bool Holds,

@@ -1,6 +1,8 @@
 //===- Remarks.cpp - What the analysis decided, as clang remarks ----------===//
 #include "Remarks.h"
 
+#include "hetero/WritePrediction.h"
+
 #include "clang/Basic/Diagnostic.h"
 
 using namespace clang;
@@ -197,6 +199,37 @@ std::string describeAccess(const DescAccess &A, const Printer &P) {
   return S;
 }
 
+/// What WritePrediction.h predicts, in the source's names.
+std::string overlapText(const KernelDescriptor &D, const OverlapPrediction &P,
+                        const KernelAnalysis::SourceNames &N) {
+  const DescAccess &A = D.accesses()[P.Access];
+  std::string Split = N.Counters.empty() ? "the split loop's counter"
+                                         : "'" + N.Counters[0] + "'";
+  std::string Why;
+  if (P.VarKind == ExprKind::Const) {
+    Why = P.SplitStride ? "" : "the same bytes whatever the iteration";
+  } else {
+    std::string Var;
+    if (P.VarKind == ExprKind::Counter && P.VarIndex < N.Counters.size())
+      Var = "'" + N.Counters[P.VarIndex] + "'";
+    else if (auto It = N.Vars.find(P.VarIndex);
+             P.VarKind == ExprKind::Var && It != N.Vars.end())
+      Var = "'" + It->second + "'";
+    else
+      Var = "an inner loop's counter";
+    Why = "its offset moves by " +
+          (P.VarStride ? std::to_string(*P.VarStride) + " bytes"
+                       : std::string("a stride set at run time")) +
+          " along " + Var + " but " +
+          (P.SplitStride ? std::to_string(P.SplitStride) + " bytes"
+                         : std::string("not at all")) +
+          " along " + Split + ", the loop the chunks split";
+  }
+  return "loop not split at run time: the chunks' writes of " +
+         accessText(A, P.Access) + " will overlap (" + Why +
+         "), so each launch runs whole";
+}
+
 } // namespace
 
 std::string sourceText(const KernelDescriptor &D, ExprId E,
@@ -213,7 +246,12 @@ void emitRemarks(ASTContext &Ctx, SourceLocation Loc, const RemarkRequest &R,
         Diags.getCustomDiagID(DiagnosticsEngine::Remark, "hetero: %0 [%1]");
     Diags.Report(Loc, Id) << Text << Option;
   };
-  if (D.splittable() && R.Passed)
+  // A write whose chunks' sections will overlap runs unsplit at every
+  // launch: said as a missed split, not as a split (WritePrediction.h).
+  std::optional<OverlapPrediction> Overlap = predictOverlappingWrites(D);
+  if (D.splittable() && Overlap && R.Missed)
+    Report("-Rpass-missed=hetero", overlapText(D, *Overlap, Names));
+  if (D.splittable() && !Overlap && R.Passed)
     Report("-Rpass=hetero",
            "loop split across the pool's members (" +
                std::to_string(D.depth()) +

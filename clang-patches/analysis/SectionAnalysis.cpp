@@ -22,6 +22,7 @@
 #include "clang/Basic/OpenMPKinds.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -99,6 +100,8 @@ public:
         Desc.refuse(Why);
       }
     }
+    Desc.setSource(llvm::sys::path::filename(PLoc.getFilename()).str() + ":" +
+                   std::to_string(PLoc.getLine()));
     recordDescriptor(kernelKey(Parent, PLoc.getLine()),
                      checkedText(Desc, Ctx, E->getBeginLoc()));
     // Once per loop: the host job sees every target region, as each

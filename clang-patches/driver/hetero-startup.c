@@ -1,20 +1,85 @@
 // Linked into every program the hetero entry points link (hetero-clang.in).
-// Under LIBOMPTARGET_PLUGIN=hetero, a program must run on hetero's
-// libomptarget: another one on the library path (LD_LIBRARY_PATH, an rpath
-// a build system put first) would ignore the setting and run on its own
-// plugins, a different run without a word. So before main, if the loaded
-// libomptarget is not hetero's (it lacks __hetero_runtime_version), the
-// program says which one it loaded and stops.
+// Two checks before main, so that no run differs from what was asked
+// without a word:
+//   - under LIBOMPTARGET_PLUGIN=hetero, a program must run on hetero's
+//     libomptarget: another one on the library path (LD_LIBRARY_PATH, an
+//     rpath a build system put first) would ignore the setting and run on
+//     its own plugins. If the loaded libomptarget is not hetero's (it lacks
+//     __hetero_runtime_version), the program says which one it loaded and
+//     stops;
+//   - HETERO_ settings (SettingNames.def) in a run that does not select
+//     hetero (LIBOMPTARGET_PLUGIN unset, or naming other plugins only: a
+//     misspelt "heter") are ignored: one warning says so. Not when offload
+//     is disabled (OMP_TARGET_OFFLOAD=DISABLED), where nothing is offloaded
+//     at all, as the user asked.
 #define _GNU_SOURCE // dladdr
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+extern char **environ;
+
+// Whether the comma-separated list names Plugin.
+static int namesPlugin(const char *List, const char *Plugin) {
+  size_t Len = strlen(Plugin);
+  for (const char *P = List; P && *P;) {
+    const char *End = strchr(P, ',');
+    size_t N = End ? (size_t)(End - P) : strlen(P);
+    if (N == Len && strncmp(P, Plugin, Len) == 0)
+      return 1;
+    P = End ? End + 1 : NULL;
+  }
+  return 0;
+}
+
+static int isSetting(const char *Entry) {
+  static const char *const Settings[] = {
+#define HETERO_SETTING(Name) #Name,
+#include "hetero/SettingNames.def"
+  };
+  size_t Len = strcspn(Entry, "=");
+  for (size_t I = 0; I < sizeof(Settings) / sizeof(Settings[0]); ++I)
+    if (strlen(Settings[I]) == Len && strncmp(Entry, Settings[I], Len) == 0)
+      return 1;
+  return 0;
+}
+
+static void warnIfSettingsIgnored(const char *Plugins) {
+  const char *Offload = getenv("OMP_TARGET_OFFLOAD");
+  if (Offload && strcasecmp(Offload, "disabled") == 0)
+    return;
+  const char *First = NULL;
+  unsigned More = 0;
+  for (char **E = environ; E && *E; ++E)
+    if (isSetting(*E)) {
+      if (First)
+        ++More;
+      else
+        First = *E;
+    }
+  if (!First)
+    return;
+  char Others[64] = "";
+  if (More)
+    snprintf(Others, sizeof(Others), " (and %u more HETERO_ setting%s)", More,
+             More == 1 ? "" : "s");
+  fprintf(stderr,
+          "hetero: warning: %.*s is set%s, but LIBOMPTARGET_PLUGIN%s%s%s: "
+          "this run does not use hetero, and ignores its settings (run it "
+          "with LIBOMPTARGET_PLUGIN=hetero)\n",
+          (int)strcspn(First, "="), First, Others, Plugins ? "=" : "",
+          Plugins ? Plugins : " is unset",
+          Plugins ? " does not select hetero" : "");
+}
 
 __attribute__((constructor)) static void heteroCheckRuntime(void) {
   const char *Plugins = getenv("LIBOMPTARGET_PLUGIN");
-  if (!Plugins || !strstr(Plugins, "hetero"))
+  if (!Plugins || !namesPlugin(Plugins, "hetero")) {
+    warnIfSettingsIgnored(Plugins);
     return;
+  }
   if (dlsym(RTLD_DEFAULT, "__hetero_runtime_version"))
     return;
   const char *Loaded = "no libomptarget";

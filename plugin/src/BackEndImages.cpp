@@ -13,12 +13,14 @@
 #include "HostMappings.h"
 #include "ImageSymbols.h"
 
+#include "hetero/KernelNames.h"
 #include "hetero/Log.h"
 
 #include "omptarget.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace hetero {
@@ -40,13 +42,26 @@ bool BackEnds::addImage(__tgt_device_image *Image) {
   // The back ends only read the ELF header here; they need not be started.
   uint16_t Machine = elfMachine(Image);
   info(3, "image %p: ELF machine %u", Image->ImageStart, Machine);
-  if (Machine == llvm::ELF::EM_X86_64)
+  if (Machine == llvm::ELF::EM_X86_64) {
     Images.add(Image, ImageKind::Host);
-  else if (Machine == llvm::ELF::EM_CUDA)
-    Images.add(Image, ImageKind::Cuda);
-  else
+    return true;
+  }
+  if (Machine != llvm::ELF::EM_CUDA)
     return false;
+  if (!gpuRuns(Image)) {
+    info(2, "an NVPTX image (%p) that no GPU of this process runs: not taken",
+         Image->ImageStart);
+    return false;
+  }
+  Images.add(Image, ImageKind::Cuda);
   return true;
+}
+
+bool BackEnds::gpuRuns(__tgt_device_image *Image) const {
+  for (int D = 0; Cuda && D < NumCudaDevices; ++D)
+    if (CudaGiven[D] && Cuda->is_device_compatible(D, Image))
+      return true;
+  return false;
 }
 
 ImageGroup *BackEnds::loadBinary(__tgt_device_image *Image) {
@@ -55,6 +70,16 @@ ImageGroup *BackEnds::loadBinary(__tgt_device_image *Image) {
   if (G && !G->Loaded) {
     loadOnMembers(*G);
     G->Loaded = true;
+  }
+  if (G && !G->HostLoaded &&
+      std::find(G->CudaLoaded.begin(), G->CudaLoaded.end(), true) ==
+          G->CudaLoaded.end()) {
+    error("no member of the pool runs this binary's offload images (%s); its "
+          "target regions cannot run under hetero",
+          G->HostImage ? "its x86_64 image did not load"
+                       : "no GPU loaded its NVPTX images, and it has no "
+                         "x86_64 image: build it with -fopenmp-targets=hetero");
+    return nullptr;
   }
   return G;
 }
@@ -134,10 +159,18 @@ HeteroKernel *BackEnds::kernel(ImageGroup &G, const char *Name) {
   if (!Any)
     return nullptr;
   loadDescriptor(G, *K);
+  K->Traits.Display =
+      kernelDisplayName(Name, K->Desc ? K->Desc->source() : std::string());
   findWindows(G, *K);
   std::lock_guard<std::mutex> Lock(KernelsMutex);
+  Known.insert(K.get());
   Kernels.push_back(std::move(K));
   return Kernels.back().get();
+}
+
+HeteroKernel *BackEnds::knownKernel(void *Entry) {
+  std::lock_guard<std::mutex> Lock(KernelsMutex);
+  return Known.count(Entry) ? static_cast<HeteroKernel *>(Entry) : nullptr;
 }
 
 void BackEnds::loadDescriptor(ImageGroup &G, HeteroKernel &K) {

@@ -282,7 +282,8 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
        List.c_str(), Cores, static_cast<int>(CpuWorkers.size()), CpuThreads);
   reportBus(Workers);
   if (infoLevel() >= 2)
-    Workers.printTopology(stderr);
+    for (const std::string &Line : Workers.topology())
+      info(2, "topology (hwloc, StarPU): %s", Line.c_str());
 }
 
 /// StarPU's bus calibration between the members' memories: what a halo or
@@ -466,6 +467,7 @@ bool BackEnds::run(const void *Launch, const ChunkRun &C) {
   // (CpuTeam.h).
   ScopedBlocktime Sleep(M.Kind == MemberKind::CpuPool ? CpuBlocktime : -1);
   int32_t Device = M.Kind == MemberKind::Simulated ? 1 + M.Index : 0;
+  noteCpuKernelRan();
   HostPartials Partials(C);
   Partials.bind(CL.Args);
   if (Host->launch_kernel(Device, CL.Entry, CL.argPtrs(), CL.Offsets.data(),

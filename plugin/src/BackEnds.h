@@ -36,6 +36,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace hetero {
@@ -102,13 +103,17 @@ public:
   GenericPluginTy &host() { return *Host; }
 
   /// Records an image libomptarget offers; false for a kind hetero cannot
-  /// run.
+  /// run, and for an NVPTX image no GPU of this process runs (after
+  /// prepare()).
   bool addImage(__tgt_device_image *Image);
   /// Loads the binary of Image on every member (once).
   ImageGroup *loadBinary(__tgt_device_image *Image);
   /// Kernel Name of the binary on every member, with its descriptor and
   /// windows; null when no member has it.
   HeteroKernel *kernel(ImageGroup &G, const char *Name);
+  /// Entry as a kernel kernel() made; null for anything else (libomptarget
+  /// launches the host entry's address when get_function failed).
+  HeteroKernel *knownKernel(void *Entry);
   /// Global Name of the binary: its hetero address (the x86_64 image's
   /// copy), every member's copy registered with the data layer.
   void *global(ImageGroup &G, uint64_t Size, const char *Name);
@@ -127,6 +132,8 @@ public:
   void setDeviceIdentifier(int32_t UserId);
 
 private:
+  /// Whether a GPU this process may use runs the NVPTX image.
+  bool gpuRuns(__tgt_device_image *Image) const;
   void startCuda();
   void startCudaDevices();
   void addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
@@ -194,6 +201,7 @@ private:
   ImageTable Images;
   std::mutex KernelsMutex;
   std::vector<std::unique_ptr<HeteroKernel>> Kernels;
+  std::unordered_set<const void *> Known; // Kernels' addresses
 };
 
 } // namespace hetero

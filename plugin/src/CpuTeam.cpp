@@ -1,7 +1,9 @@
 //===- CpuTeam.cpp - Size of the CPU members' OpenMP teams ----------------===//
 #include "CpuTeam.h"
 
+#include <atomic>
 #include <dlfcn.h>
+#include <thread>
 
 namespace hetero {
 
@@ -39,6 +41,21 @@ void setLimit(int Threads) {
   L.SetLimit(nullptr, L.Gtid(nullptr), Threads);
 }
 } // namespace
+
+namespace {
+std::atomic<bool> CpuKernelRan{false};
+} // namespace
+
+void noteCpuKernelRan() { CpuKernelRan.store(true, std::memory_order_relaxed); }
+
+void retireOpenMPHelpers() {
+  if (!CpuKernelRan.exchange(false) || !libOmp().Gtid)
+    return;
+  // Registered as a root, then gone: libomp's destructor of this thread's
+  // data is the one teardown, and the join orders it before the workers'.
+  std::thread Root([] { (void)libOmp().Gtid(nullptr); });
+  Root.join();
+}
 
 ScopedThreadLimit::ScopedThreadLimit(int Threads) {
   if (Threads <= 0 || !libOmp().usable())

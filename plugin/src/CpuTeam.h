@@ -60,6 +60,21 @@ private:
   int Saved = -1; // -1: nothing to restore
 };
 
+/// A CPU-side kernel ran: libomp runs, and StarPU workers may be its root
+/// threads (see retireOpenMPHelpers).
+void noteCpuKernelRan();
+
+/// Called before StarPU's workers stop. libomp's hidden-helper team (made
+/// at the first `target nowait`) is torn down by the first of its root
+/// threads to exit, behind a check without a lock: StarPU workers that ran
+/// CPU kernels are roots, and exiting together two of them could both wait
+/// for the teardown, which signals one waiter only; StarPU's join then hung
+/// for ever (0.1-0.2% of runs of `nowait` programs). Once a CPU-side kernel
+/// ran, a thread of hetero's own becomes a root and exits alone, so the
+/// team goes with it and the workers' exits skip it. The same teardown
+/// libomp does at exit, done earlier by one thread.
+void retireOpenMPHelpers();
+
 } // namespace hetero
 
 #endif

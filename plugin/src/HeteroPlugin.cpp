@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BackEnds.h"
+#include "CpuTeam.h"
 #include "PoolStart.h"
 #include "WorkersAtExit.h"
 
@@ -182,7 +183,7 @@ public:
   // included (foreign code may touch device memory through it).
   int32_t synchronize(int32_t, __tgt_async_info *AsyncInfo) override {
     if (AsyncInfo && AsyncInfo->Queue == &PoolQueue && ready())
-      return Run->waitIdle() ? OFFLOAD_SUCCESS : OFFLOAD_FAIL;
+      return result(Run->waitIdle());
     return OFFLOAD_SUCCESS;
   }
   int32_t query_async(int32_t Id, __tgt_async_info *AsyncInfo) override {
@@ -278,23 +279,35 @@ llvm::Error HeteroPluginTy::init() {
   setInfoLevel(Config.Info);
   if (Config.Backtrace)
     installCrashHandler();
-  for (const std::string &W : misspeltSettings(environment()))
+  for (const std::string &W : unknownSettings(environment()))
     warning("%s", W.c_str());
   if (!Config.TraceFile.empty())
     if (Status S = trace::start(Config.TraceFile); !S)
       stopOnSettings({S.message()});
   Back.prepare();
-  if (BackEnds::cpuSideAvailable()) {
+  // The pool starts on a thread of its own, while the program runs
+  // (PoolStart.h), but here where it may turn out empty (libomptarget can
+  // then leave the plugin out and run the host fallback), and where a
+  // setting names members or counts them: that is checked against the pool
+  // now, before main, like a malformed one, not at the first offload after
+  // the program has run for a while. (Here, not on the thread and waited
+  // for: a library dlopen'ed with offload code registers under the dynamic
+  // loader's lock, which the start needs.)
+  bool Certain = BackEnds::cpuSideAvailable();
+  if (Certain && !Config.dependsOnPool()) {
     Start.begin([this] { return startPool(); });
   } else {
-    // The pool may turn out empty: start here, so that libomptarget can
-    // leave the plugin out (and run the host fallback) when it is.
     std::string Why = startPool();
     if (!StartSettingErrors.empty())
       stopOnSettings(StartSettingErrors);
-    if (!Why.empty())
+    if (!Why.empty()) {
+      llvm::StringRef Text(Why);
+      Text.consume_front("hetero: "); // the back ends' own prefix
+      if (Certain) // a pool with CPU cores that did not start: say why
+        error("the pool did not start: %s", Text.str().c_str());
       return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                      Why.c_str());
+    }
     Start.ranHere(Why);
   }
   Initialized = true;
@@ -353,8 +366,10 @@ llvm::Error HeteroPluginTy::deinit() {
   }
   if (Status S = trace::finish(); !S)
     warning("%s", S.message().c_str());
+  reportRepeatedWarnings();
   Times.mark("statistics and shares");
   forgetWorkersAtExit();
+  retireOpenMPHelpers(); // before the workers exit (CpuTeam.h)
   Workers.stop();
   Times.mark("StarPU");
   Run.reset();
@@ -369,6 +384,16 @@ llvm::Error HeteroPluginTy::deinit() {
 }
 
 int32_t HeteroPluginTy::is_plugin_compatible(__tgt_device_image *Image) {
+  // Whether a GPU of this process runs an NVPTX image is known once the
+  // CUDA driver has started (init, which libomptarget calls next anyway):
+  // an image no member can run is not claimed, so that a binary with NVPTX
+  // images only falls back to the host where no GPU runs them, as it does
+  // under the stock plugins.
+  if (!Initialized)
+    if (auto Err = init()) {
+      llvm::consumeError(std::move(Err));
+      return false;
+    }
   // libomptarget no longer tells plugins the `requires` flags: they come as
   // an entry of the binary's offload table.
   for (const __tgt_offload_entry *E = Image->EntriesBegin;
@@ -444,7 +469,12 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
   if (!ready())
     return OFFLOAD_FAIL;
   BackEndLaunch Launch;
-  Launch.Kernel = static_cast<HeteroKernel *>(TgtEntryPtr);
+  Launch.Kernel = Back.knownKernel(TgtEntryPtr);
+  if (!Launch.Kernel) {
+    error("a target region whose kernel did not load was launched (see "
+          "the message above); it cannot run");
+    return OFFLOAD_FAIL;
+  }
   Launch.Args = KernelArgs;
   LaunchRequest R;
   R.Kernel = &Launch.Kernel->Traits;

@@ -100,6 +100,7 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
           "CUDA driver %s\n",
           HETERO_VERSION, StarPUPool::version().c_str(),
           Cuda ? Driver.version().c_str() : "not used");
+  fprintf(Out, "libraries: %s\n", StarPUPool::libraries().c_str());
   fprintf(Out, "pool: %zu member%s (one OpenMP device)\n", Members.size(),
           Members.size() == 1 ? "" : "s");
   for (const Member &M : Members) {

@@ -1,6 +1,8 @@
 //===- WorkersAtExit.cpp - StarPU stops before CUDA unloads ---------------===//
 #include "WorkersAtExit.h"
 
+#include "CpuTeam.h"
+
 #include "hetero/Log.h"
 #include "hetero/StarPUPool.h"
 
@@ -14,8 +16,10 @@ namespace {
 std::atomic<StarPUPool *> ExitWorkers{nullptr};
 
 void stopWorkers() {
-  if (StarPUPool *W = ExitWorkers.exchange(nullptr))
+  if (StarPUPool *W = ExitWorkers.exchange(nullptr)) {
+    retireOpenMPHelpers(); // before the workers exit (CpuTeam.h)
     W->stop();
+  }
 }
 } // namespace
 

@@ -76,11 +76,13 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
                      const std::vector<uint64_t> &TripCounts, DataLayer &Layer,
                      const std::vector<ChunkSpec> &Chunks,
                      std::vector<ChunkSections> &Out, std::string &Reason,
-                     std::vector<SectionLookup> *Lookups) {
+                     std::vector<SectionLookup> *Lookups,
+                     std::string *OutsideBuffer) {
   Out.assign(Chunks.size(), {});
   if (Lookups)
     Lookups->clear();
   std::map<BufferId, RangeSet> Written; // by earlier chunks
+  std::map<BufferId, size_t> Writer;    // the first access writing there
   for (size_t I = 0; I < Chunks.size(); ++I) {
     std::vector<WindowSection> Sections;
     std::string Err;
@@ -113,7 +115,8 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
       bool Write = S.Kind == AccessKind::Write;
       if (!B) {
         if (Write) {
-          Reason = "writes memory outside mapped buffers";
+          Reason = accessText(D.accesses()[Acc], Acc) +
+                   " writes memory outside every mapped buffer";
           return false;
         }
         C.ReadAny = true; // not a buffer we know: read everything
@@ -124,14 +127,18 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
         A.Read.insert(0, B->Size);
         continue;
       }
+      if (Write)
+        Writer.emplace(B->Id, Acc);
       for (const auto &[Lo, Hi] : S.Ranges) {
         // A section is a sound over-approximation of what the iterations
         // touch; one that leaves its buffer means the analysis or the
         // program is wrong about it, and the unsplit kernel is the safe run.
         if (Lo < B->base() || Hi > B->base() + B->Size) {
-          Reason = std::string(Write ? "write" : "read") + " section " +
-                   sectionText(Lo, Hi, *B) + " of access " +
-                   std::to_string(Acc) + " leaves its mapped buffer";
+          Reason = accessText(D.accesses()[Acc], Acc) +
+                   (Write ? " writes" : " reads") + " bytes " +
+                   sectionText(Lo, Hi, *B) + ": outside what is mapped";
+          if (OutsideBuffer)
+            *OutsideBuffer = Reason;
           return false;
         }
         (Write ? A.Write : A.Read).insert(Lo - B->base(), Hi - B->base());
@@ -141,7 +148,12 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
       RangeSet &Before = Written[A.B.Id];
       for (const Range &R : A.Write.ranges()) {
         if (!Before.intersect(R.Lo, R.Hi).empty()) {
-          Reason = "write sections of different chunks overlap";
+          auto W = Writer.find(A.B.Id);
+          Reason = "the chunks' writes of " +
+                   (W == Writer.end()
+                        ? std::string("a buffer")
+                        : accessText(D.accesses()[W->second], W->second)) +
+                   " overlap";
           return false;
         }
       }

@@ -274,25 +274,34 @@ NodeId DataLayer::homeNode() const {
   return Home;
 }
 
-bool DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
-                          uint64_t Size) {
+Status DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
+                            uint64_t Size, bool &Written) {
+  Written = false;
   // Pointer-sized writes may be pointer attachments, whose slots are kept in
   // the host's view; host-resident buffers live on the host.
   if (Home == HostNode || Size == sizeof(void *) || B.HostResident ||
       B.External)
-    return false;
+    return Status();
   if (!ensureStorage(Home, B))
-    return false;
+    return Status(); // no room there: the host keeps the bytes
   char *Dst = static_cast<char *>(B.NodePtr[Home]) + Off;
   double TraceBegin = trace::on() ? trace::now() : 0;
-  if (!settleLocked(Home) ||
-      !settleLaneReadersLocked(Home, B.Base, Off, Off + Size) ||
-      !Nodes[Home]->copyFromHost(Dst, Src, Size))
-    return false;
+  // What ran ahead there failed: the write fails with it, as any other
+  // operation that needs the node would.
+  if (Status S = settleLocked(Home); !S)
+    return S;
+  if (Status S = settleLaneReadersLocked(Home, B.Base, Off, Off + Size); !S)
+    return S;
+  if (!Nodes[Home]->copyFromHost(Dst, Src, Size)) {
+    warning("a copy of %llu bytes to %s failed; the host keeps them",
+            static_cast<unsigned long long>(Size), Nodes[Home]->name().c_str());
+    return Status();
+  }
   if (trace::on())
     traceCopy(*Nodes[HostNode], HostNode, *Nodes[Home], Home, Size, TraceBegin);
   Stats.BytesH2D += Size;
-  return true;
+  Written = true;
+  return Status();
 }
 
 Status DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
@@ -308,7 +317,10 @@ Status DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
                          "write of " + std::to_string(Size) +
                              " bytes to a const global of the device image");
   forgetSlots(*B, Off, Off + Size);
-  if (writeHome(*B, Off, Src, Size)) {
+  bool AtHome;
+  if (Status S = writeHome(*B, Off, Src, Size, AtHome); !S)
+    return S;
+  if (AtHome) {
     markWrittenLocked(Home, *B, Off, Off + Size);
     return Status();
   }
@@ -1058,13 +1070,11 @@ void DataLayer::setSettler(Settler S) {
 }
 
 Status DataLayer::settleLocked(NodeId N) {
-  if (N == HostNode || !Settle || Settle(N)) {
-    Reads.settled(N); // its lane's copies are done
-    return Status();
-  }
-  return Status::error(StatusCode::KernelFailed,
-                       "a kernel that ran ahead on " + Nodes[N]->name() +
-                           " failed; its results are lost");
+  if (N != HostNode && Settle)
+    if (Status S = Settle(N); !S)
+      return S;
+  Reads.settled(N); // its lane's copies are done
+  return Status();
 }
 
 Status DataLayer::waitAllQueuedLocked() {

@@ -527,6 +527,45 @@ bool tripCounts(const KernelDescriptor &D, const DescEnv &E,
   return true;
 }
 
+bool isWrappedCountOfEmptyNest(const KernelDescriptor &D, const DescEnv &E,
+                               uint64_t Count) {
+  // Per level, the distance the count formula divides (negative or zero
+  // for an empty level) and the step's magnitude.
+  std::vector<std::pair<int64_t, uint64_t>> Levels;
+  bool Empty = false;
+  std::string Err;
+  for (unsigned L = 0; L < D.depth(); ++L) {
+    int64_t Init, Bound, Step;
+    if (!loopHeader(D, E, L, Init, Bound, Step, Err) || Step == 0)
+      return false;
+    LoopCond C = D.loops()[L].Cond;
+    bool Up = C == LoopCond::LT || C == LoopCond::LE ||
+              (C == LoopCond::NE && Step > 0);
+    int64_t Distance;
+    if (__builtin_sub_overflow(Up ? Bound : Init, Up ? Init : Bound, &Distance))
+      return false;
+    if ((C == LoopCond::LE || C == LoopCond::GE) &&
+        __builtin_add_overflow(Distance, 1, &Distance))
+      return false;
+    Empty |= Distance <= 0;
+    Levels.emplace_back(Distance, magnitude(Step));
+  }
+  if (!Empty)
+    return false;
+  for (unsigned Bits : {32u, 64u}) {
+    uint64_t Mask = Bits == 64 ? ~uint64_t(0) : (uint64_t(1) << Bits) - 1;
+    uint64_t Product = 1; // modulo 2^64, as the 64-bit count is
+    for (const auto &[Distance, S] : Levels) {
+      uint64_t Numerator =
+          (static_cast<uint64_t>(Distance) + S - 1) & Mask; // wraps as C does
+      Product *= Numerator / S;
+    }
+    if (Product == Count)
+      return true;
+  }
+  return false;
+}
+
 bool evaluateExpr(const KernelDescriptor &D, ExprId Id, const DescEnv &E,
                   const std::vector<int64_t> &Counters,
                   const std::vector<int64_t> &Vars, int64_t &Out,

@@ -165,6 +165,8 @@ private:
 
   bool expr(ExprId &Id, unsigned Depth = 0);
   bool guard(DescGuard &G);
+  /// An access line's optional `src <where> <name>`, then its end.
+  bool source(DescAccess &A);
   bool extension(DescExpr &E);
   bool line(const std::string &Raw);
   bool validate();
@@ -288,6 +290,22 @@ bool DescriptorParser::guard(DescGuard &G) {
   return true;
 }
 
+bool DescriptorParser::source(DescAccess &A) {
+  if (atEnd())
+    return true;
+  if (Toks[Pos] != "src")
+    return fail("unexpected '" + Toks[Pos] + "' at end of line");
+  ++Pos;
+  if (!word(A.Where, "the place of an access") ||
+      !word(A.Name, "the name of an access"))
+    return false;
+  if (A.Where == "?")
+    A.Where.clear();
+  if (A.Name == "?")
+    A.Name.clear();
+  return endOfLine();
+}
+
 bool DescriptorParser::usesNode(ExprId Id, ExprKind K, unsigned Index) const {
   const DescExpr &E = Out.Exprs[Id];
   if (E.Kind == K && E.Index == Index)
@@ -381,7 +399,7 @@ bool DescriptorParser::line(const std::string &Raw) {
       return fail("access size must not be 0");
     if (!expr(A.Base) || !expr(A.Offset))
       return false;
-    while (!atEnd()) {
+    while (!atEnd() && Toks[Pos] != "src") {
       if (Toks[Pos] != "when")
         return fail("unexpected '" + Toks[Pos] + "' at end of line");
       ++Pos;
@@ -390,14 +408,23 @@ bool DescriptorParser::line(const std::string &Raw) {
         return false;
       A.Guards.push_back(G);
     }
+    if (!source(A))
+      return false;
     Out.Accesses.push_back(A);
     AccessLines.push_back(LineNo);
+    return true;
+  }
+  if (Kind == "source") {
+    // Where the directive is: the raw rest of the line.
+    Out.Source = trim(L.substr(L.find("source") + 6));
+    if (Out.Source.empty())
+      return fail("source needs a place");
     return true;
   }
   if (Kind == "readall") {
     DescAccess A;
     A.Kind = AccessKind::ReadAll;
-    if (!expr(A.Base) || !endOfLine())
+    if (!expr(A.Base) || !source(A))
       return false;
     Out.Accesses.push_back(A);
     AccessLines.push_back(LineNo);
@@ -516,8 +543,9 @@ bool DescriptorParser::run(const std::string &Text) {
       First = false;
       std::vector<std::string> Header = tokenize(trim(Raw));
       if (Header.empty() || Header[0] != "hetero-kernel")
-        return fail("expected 'hetero-kernel 1'");
-      if (Header.size() != 2 || Header[1] != "1")
+        return fail("expected 'hetero-kernel 2'");
+      // Version 1 is version 2 without its source lines and fields.
+      if (Header.size() != 2 || (Header[1] != "1" && Header[1] != "2"))
         return fail("unsupported descriptor version");
       continue;
     }

@@ -50,14 +50,25 @@ const char *guardName(GuardCmp C) {
   return "?";
 }
 
-/// One access line, without the newline.
-std::string accessLine(const KernelDescriptor &D, const DescAccess &A) {
+/// " src <where> <name>", or nothing when neither is known.
+std::string sourceSuffix(const DescAccess &A) {
+  if (A.Name.empty() && A.Where.empty())
+    return "";
+  return " src " + (A.Where.empty() ? "?" : A.Where) + " " +
+         (A.Name.empty() ? "?" : A.Name);
+}
+
+/// One access line, without the newline; its source only where WithSource
+/// (two accesses that differ there alone are one).
+std::string accessLine(const KernelDescriptor &D, const DescAccess &A,
+                       bool WithSource = false) {
   std::string L;
   switch (A.Kind) {
   case AccessKind::ReadAny:
     return "readany";
   case AccessKind::ReadAll:
-    return "readall " + D.exprToString(A.Base);
+    return "readall " + D.exprToString(A.Base) +
+           (WithSource ? sourceSuffix(A) : "");
   case AccessKind::Read:
     L = "read ";
     break;
@@ -70,7 +81,19 @@ std::string accessLine(const KernelDescriptor &D, const DescAccess &A) {
   for (const DescGuard &G : A.Guards)
     L += std::string(" when (") + guardName(G.Cmp) + " " +
          D.exprToString(G.Var) + " " + D.exprToString(G.Bound) + ")";
-  return L;
+  return WithSource ? L + sourceSuffix(A) : L;
+}
+
+/// Text of a name or place on an access line: no blank, no parenthesis.
+std::string lineWord(std::string W) {
+  W.erase(std::remove_if(W.begin(), W.end(),
+                         [](char C) { return C == '(' || C == ')'; }),
+          W.end());
+  std::replace_if(
+      W.begin(), W.end(),
+      [](char C) { return C == ' ' || C == '\t' || C == '\n' || C == '\r'; },
+      '_');
+  return W;
 }
 
 std::string reduceLine(const DescReduction &R) {
@@ -80,9 +103,19 @@ std::string reduceLine(const DescReduction &R) {
 
 } // namespace
 
+std::string accessText(const DescAccess &A, size_t Index) {
+  if (A.Name.empty() && A.Where.empty())
+    return "access " + std::to_string(Index);
+  if (A.Where.empty())
+    return "'" + A.Name + "'";
+  return (A.Name.empty() ? "an access" : "'" + A.Name + "'") + " at " + A.Where;
+}
+
 std::string writeDescriptor(const KernelDescriptor &D) {
   std::ostringstream OS;
-  OS << "hetero-kernel 1\n";
+  OS << "hetero-kernel 2\n";
+  if (!D.source().empty())
+    OS << "source " << D.source() << "\n";
   if (!D.hostOnly().empty())
     OS << "host-only " << D.hostOnly() << "\n";
   if (!D.oneKind().empty())
@@ -104,7 +137,7 @@ std::string writeDescriptor(const KernelDescriptor &D) {
     OS << "var " << I << " " << D.exprToString(D.vars()[I].Lo) << " "
        << D.exprToString(D.vars()[I].Hi) << "\n";
   for (const DescAccess &A : D.accesses())
-    OS << accessLine(D, A) << "\n";
+    OS << accessLine(D, A, /*WithSource=*/true) << "\n";
   for (const DescReduction &R : D.reductions())
     OS << reduceLine(R) << "\n";
   return OS.str();
@@ -116,13 +149,14 @@ bool equivalent(const KernelDescriptor &A, const KernelDescriptor &B) {
     Out.push_back(D.splittable() ? "split yes" : "split no " + D.reason());
     Out.push_back("host-only " + D.hostOnly());
     Out.push_back("one-kind " + D.oneKind());
+    Out.push_back("source " + D.source());
     for (const DescLoop &Lp : D.loops())
       Out.push_back(D.exprToString(Lp.Init) + condName(Lp.Cond) +
                     D.exprToString(Lp.Bound) + D.exprToString(Lp.Step));
     for (const DescVar &V : D.vars())
       Out.push_back(D.exprToString(V.Lo) + " " + D.exprToString(V.Hi));
     for (const DescAccess &Acc : D.accesses())
-      Out.push_back(accessLine(D, Acc));
+      Out.push_back(accessLine(D, Acc, /*WithSource=*/true));
     for (const DescReduction &R : D.reductions())
       Out.push_back(reduceLine(R));
     return Out;
@@ -269,11 +303,13 @@ unsigned DescriptorBuilder::addVar(ExprId Lo, ExprId Hi) {
   return static_cast<unsigned>(D.Vars.size() - 1);
 }
 
-void DescriptorBuilder::addAccess(const DescAccess &A) {
+void DescriptorBuilder::addAccess(DescAccess A) {
   std::string Line = accessLine(D, A);
   for (const DescAccess &Have : D.Accesses)
     if (accessLine(D, Have) == Line)
       return;
+  A.Name = lineWord(A.Name);
+  A.Where = lineWord(A.Where);
   D.Accesses.push_back(A);
 }
 

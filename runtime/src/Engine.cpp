@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <sys/stat.h>
 
 namespace hetero {
 
@@ -21,6 +23,25 @@ static bool measuredShares(const Settings &S) {
     if (M.Weight >= 0)
       return false;
   return true;
+}
+
+/// This program, for persisted shares: its binary's path, size and time of
+/// last change (a rebuilt binary measures again).
+static std::string programIdentity() {
+  std::error_code Err;
+  std::filesystem::path Exe = std::filesystem::canonical("/proc/self/exe", Err);
+  struct stat St;
+  if (Err || ::stat(Exe.c_str(), &St) != 0)
+    return "unknown program";
+  std::string Id = Exe.string() + "@" + std::to_string(St.st_size) + "@" +
+                   std::to_string(St.st_mtim.tv_sec) + "." +
+                   std::to_string(St.st_mtim.tv_nsec);
+  std::replace(Id.begin(), Id.end(), '\t', ' ');
+  return Id;
+}
+
+std::string Engine::sharesScope(const Settings &S) {
+  return programIdentity() + ";" + planSettingsSignature(S);
 }
 
 /// HETERO_INSPECT's mode for the data layer's inspector.
@@ -44,58 +65,78 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
       Run(std::move(Run)), Decide(S),
       Measured(measuredShares(S), static_cast<double>(S.ProbeAfterMs) / 1e3),
       Grids(S.MeasuredTeams && measuredShares(S) && !S.UserTeams,
-            static_cast<double>(S.ProbeAfterMs) / 1e3) {
+            static_cast<double>(S.ProbeAfterMs) / 1e3),
+      Queues(this->Members.size()) {
   updateHome();
   Layer.setScanMode(scanModeOf(S.Inspector));
-  Measured.load(Config.SharesFile, this->Members); // the parameter is gone
-  size_t N = this->Members.size();
-  Ahead = std::make_unique<std::atomic<bool>[]>(N);
-  AheadFailed = std::make_unique<std::atomic<bool>[]>(N);
-  for (size_t M = 0; M < N; ++M)
-    Ahead[M] = AheadFailed[M] = false;
+  Measured.setScope(sharesScope(S));
+  if (size_t Kept = Measured.load(Config.SharesFile, this->Members))
+    info(1,
+         "shares of %zu kernels come from an earlier run of this program on "
+         "this pool with these settings (%s; delete it to measure again)",
+         Kept, Config.SharesFile.c_str());
   Layer.setSettler([this](NodeId Node) { return settleNode(Node); });
   Layer.setLaneNotice([this](NodeId Node) {
     for (size_t M = 0; M < this->Members.size(); ++M)
       if (this->Members[M].Node == Node)
-        Ahead[M] = true;
+        Queues.noteQueued(M);
   });
 }
 
 Engine::~Engine() {
   {
     std::lock_guard<std::mutex> Lock(LaunchMutex);
-    (void)settleAll();
+    // Nothing waits for these any more: a failure found now is said here
+    // (one found before was said where it was found).
+    for (size_t M = 0; M < Members.size(); ++M) {
+      bool Known = Queues.failed(M);
+      if (Status S = settleMember(M); !S && !Known)
+        error("%s", S.message().c_str());
+    }
   }
   Layer.setSettler(nullptr);
   Layer.setLaneNotice(nullptr);
 }
 
-bool Engine::settleMember(size_t M) {
-  if (!Ahead[M].exchange(false))
-    return !AheadFailed[M];
-  if (Back.settle(M))
-    return true;
-  if (!AheadFailed[M].exchange(true))
-    error("a kernel that ran ahead on %s failed, and its results with it "
-          "(HETERO_RUN_AHEAD=0 waits for every launch, so that another "
-          "member can run a failed member's chunks again)",
-          Members[M].name().c_str());
-  return false;
+Status Engine::settleMember(size_t M) {
+  auto Lost = [&] {
+    return Status::error(
+        StatusCode::KernelFailed,
+        "a kernel that ran ahead on " + Members[M].name() +
+            " failed, and its results with it (HETERO_RUN_AHEAD=0 waits for "
+            "every launch, so that another member can run a failed member's "
+            "chunks again)");
+  };
+  // Settled only once the wait has returned: another host thread that asks
+  // meanwhile waits too (MemberQueues.h).
+  uint64_t Target = Queues.waitTarget(M);
+  if (Queues.failed(M))
+    return Lost();
+  if (Queues.drainedUpTo(M, Target))
+    return Status();
+  if (Back.settle(M)) {
+    Queues.drained(M, Target);
+    return Status();
+  }
+  (void)Queues.markFailed(M);
+  return Lost();
 }
 
-bool Engine::settleNode(NodeId N) {
-  bool Ok = true;
+Status Engine::settleNode(NodeId N) {
+  Status First;
   for (size_t M = 0; M < Members.size(); ++M)
     if (Members[M].Node == N)
-      Ok = settleMember(M) && Ok;
-  return Ok;
+      if (Status S = settleMember(M); !S && First)
+        First = S;
+  return First;
 }
 
-bool Engine::settleAll() {
-  bool Ok = true;
+Status Engine::settleAll() {
+  Status First;
   for (size_t M = 0; M < Members.size(); ++M)
-    Ok = settleMember(M) && Ok;
-  return Ok;
+    if (Status S = settleMember(M); !S && First)
+      First = S;
+  return First;
 }
 
 bool Engine::mayRunAhead(const std::string &Key, const KernelTraits &K,
@@ -132,7 +173,7 @@ bool Engine::launch(const LaunchRequest &R) {
   const KernelTraits &K = *R.Kernel;
   TraceSpan Traced("host", "launch", "");
   if (Traced.active())
-    Traced.setName("launch " + trace::shortKernelName(K.Name));
+    Traced.setName("launch " + K.shown());
   TransferStats &T = Layer.stats();
   uint64_t H2D = T.BytesH2D, D2D = T.BytesD2D, D2H = T.BytesD2H;
   auto Covers = [&](size_t M) { return Indirect.covers(M, R.Args); };
@@ -173,10 +214,11 @@ bool Engine::launch(const LaunchRequest &R) {
     Rec.Reason = Reason;
     if (Alone < Members.size())
       Rec.Shares = SharesNote;
-    info(2, "launch %s not split: %s", K.Name.c_str(), Reason.c_str());
-    if (Decide.offGpu(Members, K))
-      info(1, "launch %s: CPU members only (%s)", K.Name.c_str(),
-           K.Desc->hostOnly().c_str());
+    info(2, "launch %s not split: %s", K.shown().c_str(), Reason.c_str());
+    if (Decide.offGpu(Members, K) && infoLevel() >= 1)
+      sayLaunch(K.Name, "cpu-only",
+                "launch " + K.shown() + ": CPU members only (" +
+                    K.Desc->hostOnly() + ")");
     LaunchRun Whole(*this, R, Rec);
     WholeChoice Order = Decide.wholeOrder(Members, MayRun);
     auto At = std::find(Order.Order.begin(), Order.Order.end(), Alone);
@@ -184,11 +226,14 @@ bool Engine::launch(const LaunchRequest &R) {
       std::rotate(Order.Order.begin(), At, At + 1);
     Outcome = Whole.whole(Order, Reason);
   } else if (Outcome == LaunchRun::Outcome::Done && infoLevel() >= 1) {
-    std::string Who; // built only when printed, off the launch path
-    for (const auto &[Name, U] : Rec.Members)
+    std::string Who, Shape; // built only when printed, off the launch path
+    for (const auto &[Name, U] : Rec.Members) {
       Who +=
           (Who.empty() ? "" : ", ") + Name + ":" + std::to_string(U.Iterations);
-    info(1, "launch %s split: %s", K.Name.c_str(), Who.c_str());
+      Shape += Name + ",";
+    }
+    sayLaunch(K.Name, "split:" + Shape,
+              "launch " + K.shown() + " split: " + Who);
   }
   if (!Key.empty() && Outcome == LaunchRun::Outcome::Done) {
     std::vector<MemberUsage> Usage(Members.size());
@@ -200,7 +245,7 @@ bool Engine::launch(const LaunchRequest &R) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
             .count();
     if (infoLevel() >= 2) // the line is built only when it is printed
-      printLaunchTimes(K.Name, Wall, Rec, SharesNote);
+      printLaunchTimes(K.shown(), Wall, Rec, SharesNote);
     if (Rec.RanAhead) {
       // Its chunks' times are not known: it only counts.
       (void)recordGrids(Key, Usage, Rec, /*Timed=*/false);
@@ -216,13 +261,26 @@ bool Engine::launch(const LaunchRequest &R) {
     }
   }
   Shapes.assign(Members.size(), TeamsTrial::Pick());
+  if (Alone < Members.size() && Rec.Split)
+    Rec.Alone = Members[Alone].name();
   Rec.H2D = T.BytesH2D - H2D;
   Rec.D2D = T.BytesD2D - D2D;
   Rec.D2H = T.BytesD2H - D2H;
   if (Config.Stats)
-    Stats.record(K.Name, Rec);
+    Stats.record(K.Name, Rec, K.Display);
   Last = Rec;
   return Outcome == LaunchRun::Outcome::Done;
+}
+
+void Engine::sayLaunch(const std::string &Kernel, const std::string &Shape,
+                       const std::string &Line) {
+  if (infoLevel() < 2) {
+    std::string &Said = SaidShape[Kernel];
+    if (Said == Shape)
+      return;
+    Said = Shape;
+  }
+  info(1, "%s", Line.c_str());
 }
 
 void Engine::pickGrids(const std::string &Key, const std::vector<Share> &S,

@@ -5,12 +5,15 @@
 
 namespace hetero {
 
-void KernelStats::record(const std::string &Kernel, const Launch &L) {
+void KernelStats::record(const std::string &Kernel, const Launch &L,
+                         const std::string &Display) {
   std::lock_guard<std::mutex> Lock(Mutex);
   auto [It, New] = Records.try_emplace(Kernel);
   if (New)
     Order.push_back(Kernel);
   Record &R = It->second;
+  if (R.Display.empty())
+    R.Display = Display;
   ++R.Launches;
   if (L.Split)
     ++R.Split;
@@ -36,6 +39,7 @@ void KernelStats::record(const std::string &Kernel, const Launch &L) {
     R.Shares = L.Shares;
   if (!L.Teams.empty())
     R.Teams = L.Teams;
+  R.Alone = L.Alone;
 }
 
 void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
@@ -43,7 +47,9 @@ void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
   std::lock_guard<std::mutex> Lock(Mutex);
   for (const std::string &K : Order) {
     const Record &R = Records.at(K);
-    std::string Split = R.Split == R.Launches ? "yes" : "no(" + R.Reason + ")";
+    std::string Split = R.Split != R.Launches ? "no(" + R.Reason + ")"
+                        : R.Alone.empty()     ? "yes"
+                                              : "settled-one(" + R.Alone + ")";
     std::string Members;
     for (const auto &[Name, U] : R.Members) {
       char Buf[160];
@@ -52,8 +58,10 @@ void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
                U.BusySeconds * 1e3);
       Members += Buf;
     }
-    std::string Ahead =
+    std::string Tail =
         R.RanAhead ? " ran_ahead=" + std::to_string(R.RanAhead) : "";
+    if (!R.Display.empty())
+      Tail += " name=\"" + R.Display + "\"";
     fprintf(Out,
             "hetero-stats kernel=%s launches=%" PRIu64 " split=%s"
             " split_launches=%" PRIu64 " members=%s bytes_h2d=%" PRIu64
@@ -61,7 +69,7 @@ void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
             K.c_str(), R.Launches, Split.c_str(), R.Split,
             Members.empty() ? "-" : Members.c_str(), R.H2D, R.D2D, R.D2H,
             R.Shares.empty() ? "" : " shares=", R.Shares.c_str(),
-            R.Teams.empty() ? "" : " teams=", R.Teams.c_str(), Ahead.c_str());
+            R.Teams.empty() ? "" : " teams=", R.Teams.c_str(), Tail.c_str());
   }
   fprintf(Out,
           "hetero-stats total bytes_h2d=%" PRIu64 " bytes_d2d=%" PRIu64

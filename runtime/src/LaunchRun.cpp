@@ -110,9 +110,12 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
     std::vector<SectionLookup> Lookups;
     MemoryReads.clear();
     Unrepeatable = false;
+    std::string Outside;
     if (!resolveSections(D, Env, R.Args, Trips, Layer, Key.Chunks, Resolved,
-                         Reason, &Lookups))
+                         Reason, &Lookups, &Outside)) {
+      warnOutside(Outside);
       return false;
+    }
     for (ChunkSections &S : Resolved)
       Sections.push_back(std::make_shared<const ChunkSections>(std::move(S)));
     // Bounds read from memory hold while that memory is unwritten.
@@ -134,19 +137,43 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
   return true;
 }
 
+void LaunchRun::warnOutside(const std::string &Outside) const {
+  // Most likely the program's error, which the unsplit kernel commits too:
+  // said at the launch that finds it (once a kernel: Log.h).
+  if (!Outside.empty())
+    warning("kernel %s: %s; the kernel runs unsplit, and that access "
+            "reaches memory that is not its array's",
+            K.shown().c_str(), Outside.c_str());
+}
+
+void LaunchRun::checkBoundsOnce(uint64_t Total) {
+  if (!E.BoundsChecked.insert(K.Name).second)
+    return;
+  std::vector<ChunkSections> Resolved;
+  std::string Why, Outside;
+  if (!resolveSections(*K.Desc, Env, R.Args, Trips, Layer, {{0, 0, Total}},
+                       Resolved, Why, nullptr, &Outside))
+    warnOutside(Outside);
+}
+
 /// Cuts the iteration space by the shares; no chunks for an empty loop.
 bool LaunchRun::planChunks(const std::vector<Share> &Shares,
                            std::string &Reason) {
   uint64_t Total = 1;
   for (uint64_t N : Trips)
     Total *= N; // tripCounts checked the product
-  // libomptarget computes an empty loop's count as a negative number cast
-  // to unsigned; anything else that differs means the descriptor is wrong.
-  bool RuntimeEmpty =
-      static_cast<int64_t>(R.TripCount) <= 0 ||
-      (R.TripCount <= UINT32_MAX && static_cast<int32_t>(R.TripCount) <= 0);
+  // The compiler computes an empty loop's count in unsigned arithmetic: a
+  // negative number cast to unsigned, or, with a step above 1, a wrapped
+  // quotient (DescriptorEval.h); anything else that differs means the
+  // descriptor is wrong. An empty launch runs nothing and moves nothing.
+  auto RuntimeEmpty = [&] {
+    return static_cast<int64_t>(R.TripCount) <= 0 ||
+           (R.TripCount <= UINT32_MAX &&
+            static_cast<int32_t>(R.TripCount) <= 0) ||
+           isWrappedCountOfEmptyNest(*K.Desc, Env, R.TripCount);
+  };
   Chunks.clear();
-  if (Total == 0 && (R.TripCount == 0 || RuntimeEmpty))
+  if (Total == 0 && (R.TripCount == 0 || RuntimeEmpty()))
     return true;
   if (R.TripCount && R.TripCount != Total) {
     Reason = "trip count " + std::to_string(R.TripCount) +
@@ -171,6 +198,8 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
     Reason = Total < 2        ? "fewer than two iterations"
              : Chunks.empty() ? "no member left"
                               : "one member, one chunk";
+    if (Chunks.size() == 1 && Total >= 2)
+      checkBoundsOnce(Total);
     return false;
   }
   return true;
@@ -274,18 +303,24 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
   std::vector<StartedChunk> Started(Which.size());
   std::vector<std::chrono::steady_clock::time_point> Starts(Which.size());
   std::vector<double> TraceBegins(Which.size(), 0);
+  // Per chunk: what its member had queued before it (its wait covers that).
+  std::vector<uint64_t> Targets(Which.size(), 0);
   auto Start = [&](size_t I) {
     TraceBegins[I] = trace::on() ? trace::now() : 0;
     Starts[I] = std::chrono::steady_clock::now();
+    size_t M = Chunks[Which[I]].Member;
+    Targets[I] = E.Queues.waitTarget(M);
     Ok[I] =
         E.Back.start(R.BackendLaunch, chunkRun(Chunks[Which[I]]), Started[I]);
   };
   auto Finish = [&](size_t I) {
     size_t M = Chunks[Which[I]].Member;
     if (!Wait) {
+      // Counted once queued, not before: a wait on another thread that
+      // began before the count never takes it for drained (MemberQueues.h).
       if (Ok[I]) {
         E.Back.release(Started[I]);
-        E.Ahead[M] = true;
+        E.Queues.noteQueued(M);
       }
       if (trace::on())
         traceChunk(Chunks[Which[I]], TraceBegins[I], Ok[I], true);
@@ -293,16 +328,19 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
     }
     // The wait covers what ran ahead there before: a failure may be theirs.
     // A chunk that did not start waits for nothing: what ran ahead there is
-    // left to the next settle.
+    // left to the next settle. The member counts as settled only once the
+    // wait has returned (MemberQueues.h).
     bool Waits = Ok[I];
-    bool WasAhead = Waits && E.Ahead[M].exchange(false);
+    bool WasAhead = Waits && !E.Queues.drainedUpTo(M, Targets[I]);
     if (Waits)
       Ok[I] = E.Back.finish(Started[I]);
-    if (Waits && !Ok[I] && WasAhead && !E.AheadFailed[M].exchange(true))
+    if (Waits && Ok[I])
+      E.Queues.drained(M, Targets[I]);
+    if (Waits && !Ok[I] && WasAhead && E.Queues.markFailed(M))
       error("kernel %s failed on %s, where kernels ran ahead before it: "
             "their results are lost too (HETERO_RUN_AHEAD=0 waits for every "
             "launch)",
-            K.Name.c_str(), name(M).c_str());
+            K.shown().c_str(), name(M).c_str());
     Seconds[I] = std::chrono::duration<double>(
                      std::chrono::steady_clock::now() - Starts[I])
                      .count();
@@ -403,7 +441,7 @@ void LaunchRun::account(const std::vector<size_t> &Which,
 
 void LaunchRun::traceChunk(const Chunk &C, double BeginUs, bool Ok,
                            bool Queued) const {
-  std::string Kernel = trace::shortKernelName(K.Name);
+  std::string Kernel = K.shown();
   std::string Name = C.Whole ? Kernel + " (whole)"
                              : Kernel + " [" + std::to_string(C.Lo) + "," +
                                    std::to_string(C.Hi) + ")";
@@ -427,7 +465,7 @@ Status LaunchRun::checkRerunnable(size_t M, const Chunk &C) {
   NodeId Node = member(M).Node;
   auto LivedThere = [&] {
     return Status::error(StatusCode::KernelFailed,
-                         "kernel " + K.Name + " failed on " + name(M) +
+                         "kernel " + K.shown() + " failed on " + name(M) +
                              " and its data lived only there");
   };
   if (C.Whole) {
@@ -482,10 +520,10 @@ bool LaunchRun::replace(size_t C, const std::vector<size_t> &Order) {
     Status S = prepare(Chunks[C]);
     if (S)
       return true;
-    warning("kernel %s: %s (%s); trying the next member", K.Name.c_str(),
+    warning("kernel %s: %s (%s); trying the next member", K.shown().c_str(),
             name(To).c_str(), S.message().c_str());
   }
-  error("kernel %s: no other member can run its chunks", K.Name.c_str());
+  error("kernel %s: no other member can run its chunks", K.shown().c_str());
   return false;
 }
 
@@ -503,7 +541,7 @@ bool LaunchRun::runAndRecover(
     if (Failed.empty())
       return true;
     for (size_t M : Failed)
-      if (E.AheadFailed[M])
+      if (E.Queues.failed(M))
         return false; // said where it was found
     // A faulted kernel leaves its CUDA context unusable: every part of that
     // GPU (HETERO_GPU_SPLIT) leaves with the part it ran on.
@@ -526,7 +564,7 @@ bool LaunchRun::runAndRecover(
         error("%s leaves the pool with %s (parts of one GPU)", name(M).c_str(),
               name(It->second).c_str());
       else
-        error("kernel %s failed on %s; %s leaves the pool", K.Name.c_str(),
+        error("kernel %s failed on %s; %s leaves the pool", K.shown().c_str(),
               name(M).c_str(), name(M).c_str());
       if (Status S = evacuate(M, Again); !S) {
         error("%s", S.message().c_str());
@@ -594,7 +632,7 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
                                     std::string &Reason,
                                     const std::vector<Share> &Spare) {
   OneChosen = Shares.size() == 1 && Spare.size() > 1;
-  std::string NoRoomFirst;
+  std::string NoRoomFirst; // why the first member left, if one did
   std::optional<TraceSpan> Planning;
   Planning.emplace("host", "plan", "plan");
   // The chunks' copies between accelerators overlap (DataLayer.h).
@@ -602,7 +640,7 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
   auto CopiesLanded = [&] {
     Status S = Layer.endCopyBatch();
     if (!S)
-      error("kernel %s: %s", K.Name.c_str(), S.message().c_str());
+      error("kernel %s: %s", K.shown().c_str(), S.message().c_str());
     return S.ok();
   };
   for (;;) {
@@ -610,7 +648,7 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
       if (!CopiesLanded())
         return Outcome::Failed;
       if (!NoRoomFirst.empty())
-        Reason = "no room on " + NoRoomFirst + ", then " + Reason;
+        Reason = NoRoomFirst + ", then " + Reason;
       return Outcome::NotSplit;
     }
     // A launch that runs ahead queues its copies between GPUs in the
@@ -634,15 +672,25 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
       break;
     if (Prepared.code() == StatusCode::KernelFailed) {
       (void)CopiesLanded();
-      error("kernel %s: %s", K.Name.c_str(), Prepared.message().c_str());
+      error("kernel %s: %s", K.shown().c_str(), Prepared.message().c_str());
       return Outcome::Failed;
     }
+    // Any other failure to make its data valid there (a copy that failed)
+    // also leaves the member out of this launch, with what happened.
     size_t M = NoRoom->Member;
-    warning("kernel %s: %s has no room for its chunks' data; the other "
-            "members take its iterations",
-            K.Name.c_str(), name(M).c_str());
+    if (Prepared.code() == StatusCode::NoRoom)
+      warning("kernel %s: %s has no room for its chunks' data; the other "
+              "members take its iterations",
+              K.shown().c_str(), name(M).c_str());
+    else
+      warning("kernel %s: %s could not take its chunks' data (%s); the other "
+              "members take its iterations",
+              K.shown().c_str(), name(M).c_str(), Prepared.message().c_str());
     if (NoRoomFirst.empty())
-      NoRoomFirst = name(M);
+      NoRoomFirst = Prepared.code() == StatusCode::NoRoom
+                        ? "no room on " + name(M)
+                        : name(M) + " could not take its data (" +
+                              Prepared.message() + ")";
     Shares.erase(std::remove_if(Shares.begin(), Shares.end(),
                                 [M](const Share &S) { return S.Member == M; }),
                  Shares.end());
@@ -674,7 +722,7 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
   TraceSpan Finishing("host", "finish", "finish");
   finish();
   if (Status S = combineReductions(); !S) {
-    error("kernel %s: %s", K.Name.c_str(), S.message().c_str());
+    error("kernel %s: %s", K.shown().c_str(), S.message().c_str());
     return Outcome::Failed;
   }
   Rec.Split = true;
@@ -684,7 +732,7 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
 LaunchRun::Outcome LaunchRun::whole(const WholeChoice &Choice,
                                     const std::string &NotSplit) {
   if (Choice.Order.empty()) {
-    error("no pool member can run kernel %s", K.Name.c_str());
+    error("no pool member can run kernel %s", K.shown().c_str());
     return Outcome::Failed;
   }
   Chunks.assign(1, Chunk());
@@ -696,15 +744,15 @@ LaunchRun::Outcome LaunchRun::whole(const WholeChoice &Choice,
     if (S)
       break;
     if (S.code() != StatusCode::NoRoom) {
-      error("kernel %s: %s", K.Name.c_str(), S.message().c_str());
+      error("kernel %s: %s", K.shown().c_str(), S.message().c_str());
       return Outcome::Failed;
     }
     warning("kernel %s does not fit on %s (%s); trying the next member",
-            K.Name.c_str(), name(Choice.Order[First]).c_str(),
+            K.shown().c_str(), name(Choice.Order[First]).c_str(),
             S.message().c_str());
   }
   if (First == Choice.Order.size()) {
-    error("kernel %s fits on no member of the pool", K.Name.c_str());
+    error("kernel %s fits on no member of the pool", K.shown().c_str());
     return Outcome::Failed;
   }
   auto Candidates = [&] {
@@ -719,10 +767,15 @@ LaunchRun::Outcome LaunchRun::whole(const WholeChoice &Choice,
   if (!Ok)
     return Outcome::Failed;
   finish();
-  info(1, "launch %s on %s (whole kernel: %s), not split: %s", K.Name.c_str(),
-       name(Chunks[0].Member).c_str(),
-       Chunks[0].Member == Choice.Order[0] ? Choice.Reason.c_str() : "fallback",
-       NotSplit.c_str());
+  if (infoLevel() >= 1) {
+    std::string Where =
+        name(Chunks[0].Member) + " (whole kernel: " +
+        (Chunks[0].Member == Choice.Order[0] ? Choice.Reason : "fallback") +
+        ")";
+    E.sayLaunch(K.Name, "whole:" + Where + NotSplit,
+                "launch " + K.shown() + " on " + Where +
+                    ", not split: " + NotSplit);
+  }
   return Outcome::Done;
 }
 

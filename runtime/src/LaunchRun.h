@@ -84,6 +84,13 @@ private:
   const Member &member(size_t M) const { return E.Members[M]; }
   std::string name(size_t M) const { return member(M).name(); }
   bool plan(const std::vector<Share> &Shares, std::string &Reason);
+  /// Warns of an access beyond its mapped buffer (resolveSections'
+  /// OutsideBuffer), if any.
+  void warnOutside(const std::string &Outside) const;
+  /// A launch of one chunk (one member) is not planned, but its sections
+  /// still say whether it reaches beyond its mapped buffers: checked once
+  /// per kernel, at the first such launch, and said as a split says it.
+  void checkBoundsOnce(uint64_t Total);
   bool planChunks(const std::vector<Share> &Shares, std::string &Reason);
   /// Makes chunk C's data valid on its member's node and translates its
   /// arguments there.

@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <execinfo.h>
+#include <map>
 #include <mutex>
+#include <string>
 #include <unistd.h>
 
 namespace hetero {
@@ -47,11 +49,66 @@ void error(const char *Fmt, ...) {
   va_end(Args);
 }
 
+namespace {
+/// Warnings said so far, with how often each came again unsaid.
+struct SaidWarnings {
+  std::mutex Mutex;
+  std::map<std::string, uint64_t> Repeats;
+  uint64_t Unsaid = 0;
+};
+SaidWarnings &saidWarnings() {
+  static SaidWarnings *W = new SaidWarnings; // outlives exit handlers
+  return *W;
+}
+} // namespace
+
 void warning(const char *Fmt, ...) {
+  char Line[1024];
   va_list Args;
   va_start(Args, Fmt);
-  emit("warning: ", Fmt, Args);
+  vsnprintf(Line, sizeof(Line), Fmt, Args);
   va_end(Args);
+  SaidWarnings &W = saidWarnings();
+  {
+    std::lock_guard<std::mutex> Lock(W.Mutex);
+    auto It = W.Repeats.find(Line);
+    if (It != W.Repeats.end()) {
+      ++It->second;
+      ++W.Unsaid;
+      return;
+    }
+    if (W.Repeats.size() < MaxDistinctWarnings)
+      W.Repeats.emplace(Line, 0);
+  }
+  std::lock_guard<std::mutex> Lock(logMutex());
+  fprintf(stderr, "hetero: warning: %s\n", Line);
+}
+
+void reportRepeatedWarnings() {
+  SaidWarnings &W = saidWarnings();
+  std::lock_guard<std::mutex> Lock(W.Mutex);
+  if (!W.Unsaid)
+    return;
+  std::string Which;
+  unsigned Listed = 0, Repeated = 0;
+  for (const auto &[Text, N] : W.Repeats) {
+    if (!N)
+      continue;
+    if (++Repeated <= 3)
+      Which += (Which.empty() ? "" : "; ") + std::to_string(N) + "x '" +
+               Text.substr(0, 72) + (Text.size() > 72 ? "...'" : "'");
+    Listed += Repeated <= 3;
+  }
+  if (Repeated > Listed)
+    Which += "; " + std::to_string(Repeated - Listed) + " more";
+  std::lock_guard<std::mutex> Out(logMutex());
+  fprintf(stderr,
+          "hetero: warning: %llu repeats of warnings above were not printed "
+          "(%s)\n",
+          static_cast<unsigned long long>(W.Unsaid), Which.c_str());
+  W.Unsaid = 0;
+  for (auto &[Text, N] : W.Repeats)
+    N = 0;
 }
 
 static double nowMs() {

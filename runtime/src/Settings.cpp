@@ -21,22 +21,16 @@ std::string rangeText(uint64_t Min, uint64_t Max) {
          std::to_string(Max);
 }
 
-/// The settings the runtime reads (the compiler and tools have others).
+/// The settings the runtime reads, and the variables of hetero's compiler and
+/// tools (never typos): SettingNames.def.
 const char *const KnownSettings[] = {
-    "HETERO_INFO",         "HETERO_STATS",       "HETERO_BACKTRACE",
-    "HETERO_DISABLE_CUDA", "HETERO_SIMULATE",    "HETERO_SIMULATE_MEMORY",
-    "HETERO_MEMBER",       "HETERO_MEMBERS",     "HETERO_CHUNKS",
-    "HETERO_MIN_CHUNK",    "HETERO_CPU_THREADS", "HETERO_HOST_COPY",
-    "HETERO_SHARES",       "HETERO_SHARES_FILE", "HETERO_GPU_SPLIT",
-    "HETERO_PROBE_AFTER",  "HETERO_TRACE",       "HETERO_NODE_SPLIT",
-    "HETERO_TEAMS",        "HETERO_INSPECT",     "HETERO_STARTS",
-    "HETERO_RUN_AHEAD"};
-
-/// Names of hetero's other tools (compiler driver, scripts): never typos.
+#define HETERO_SETTING(Name) #Name,
+#include "hetero/SettingNames.def"
+};
 const char *const OtherHeteroNames[] = {
-    "HETERO_DESC_DEBUG",      "HETERO_OFFLOAD_ARCH", "HETERO_CUDA_PATH",
-    "HETERO_COMPILER_PLUGIN", "HETERO_BUILD_DIR",    "HETERO_LIT_PREBUILT",
-    "HETERO_NPROC",           "HETERO_DESC_STRICT"};
+#define HETERO_TOOL_VAR(Name) #Name,
+#include "hetero/SettingNames.def"
+};
 
 /// Levenshtein distance, capped: at most Cap + 1.
 size_t editDistance(std::string_view A, std::string_view B, size_t Cap) {
@@ -355,6 +349,22 @@ std::vector<std::string> settingsInForce(const Settings &S,
   return Out;
 }
 
+std::string planSettingsSignature(const Settings &S) {
+  std::string Members;
+  for (const MemberShare &M : S.Members)
+    Members += (Members.empty() ? "" : "+") + M.Name +
+               (M.Weight >= 0 ? "=" + std::to_string(M.Weight) : "");
+  return "chunks=" + std::to_string(S.Chunks) +
+         ",min_chunk=" + std::to_string(S.MinChunk) +
+         ",members=" + (S.MembersListed ? Members : "all") +
+         ",cpu_threads=" + std::to_string(S.CpuThreads) +
+         ",host_copy=" + (S.HostCopy ? "1" : "0") +
+         ",teams=" + (S.MeasuredTeams ? "measured" : "plugin") +
+         ",inspect=" + inspectName(S.Inspector) +
+         ",starts=" + (S.ParallelStarts ? "parallel" : "serial") +
+         ",run_ahead=" + std::to_string(S.RunAheadUs);
+}
+
 void checkSettingsAgainstPool(const Settings &S,
                               const std::vector<std::string> &PoolMembers,
                               unsigned Cores,
@@ -385,7 +395,7 @@ void checkSettingsAgainstPool(const Settings &S,
 }
 
 std::vector<std::string>
-misspeltSettings(const std::vector<std::string> &Environment) {
+unknownSettings(const std::vector<std::string> &Environment) {
   std::vector<std::string> Out;
   for (const std::string &Entry : Environment) {
     std::string Name = Entry.substr(0, Entry.find('='));
@@ -396,18 +406,27 @@ misspeltSettings(const std::vector<std::string> &Environment) {
         std::any_of(std::begin(OtherHeteroNames), std::end(OtherHeteroNames),
                     Is))
       continue;
+    // The nearest setting, by the words after HETERO_: one that holds the
+    // other's words (HETERO_NUM_CHUNKS, HETERO_CHUNKS), else the fewest
+    // edits, up to a third of the word's length.
+    std::string_view Word = std::string_view(Name).substr(7);
     const char *Best = nullptr;
-    size_t BestDistance = 3;
+    size_t BestDistance = std::max<size_t>(2, Word.size() / 3) + 1;
     for (const char *Known : KnownSettings) {
-      size_t D = editDistance(Name, Known, 2);
+      std::string_view KnownWord = std::string_view(Known).substr(7);
+      size_t D = editDistance(Word, KnownWord, BestDistance);
+      bool Holds = Word.size() >= 4 && KnownWord.size() >= 4 &&
+                   (Word.find(KnownWord) != std::string_view::npos ||
+                    KnownWord.find(Word) != std::string_view::npos);
+      if (Holds)
+        D = std::min<size_t>(D, 1);
       if (D < BestDistance) {
         BestDistance = D;
         Best = Known;
       }
     }
-    if (Best)
-      Out.push_back(Name + " is not a hetero setting; did you mean " + Best +
-                    "?");
+    Out.push_back(Name + " is not a hetero setting, and has no effect" +
+                  (Best ? std::string("; did you mean ") + Best + "?" : ""));
   }
   return Out;
 }

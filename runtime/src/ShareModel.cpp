@@ -584,11 +584,11 @@ void ShareModel::closeCycle(const std::string &Key, Entry &E) {
   }
 }
 
-static std::string poolSignature(const Pool &P) {
+std::string ShareModel::poolSignature(const Pool &P) const {
   std::string Sig;
   for (const Member &M : P)
     Sig += (Sig.empty() ? "" : ",") + M.name();
-  return Sig;
+  return Scope.empty() ? Sig : Sig + "|" + Scope;
 }
 
 static std::vector<std::string> splitOn(const std::string &S, char Sep) {
@@ -630,9 +630,9 @@ static std::string writeShares(const Pool &P, const std::vector<Share> &S) {
   return Out;
 }
 
-void ShareModel::load(const std::string &Path, const Pool &P) {
+size_t ShareModel::load(const std::string &Path, const Pool &P) {
   if (!Enabled || Path.empty())
-    return;
+    return 0;
   std::ifstream In(Path);
   std::string Sig = poolSignature(P);
   auto Index = [&](const std::string &Name) {
@@ -671,6 +671,7 @@ void ShareModel::load(const std::string &Path, const Pool &P) {
     if (Ok && !E.Settled.empty())
       Earlier[F[1] + "\t" + F[2]] = std::move(E);
   }
+  return Earlier.size();
 }
 
 bool ShareModel::save(const std::string &Path, const Pool &P) const {

@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <link.h>
 #include <mutex>
 
 namespace hetero {
@@ -17,6 +20,69 @@ int availableCores() {
 }
 
 namespace {
+/// libstarpu, loaded at the pool's start rather than linked: a hetero-built
+/// program that runs without hetero maps none of it (nor the CUDA runtime
+/// StarPU links), and costs what the stock runtime costs. Found through
+/// the RUNPATH of the library that calls dlopen (hetero's libomptarget:
+/// $ORIGIN, and StarPU's build directory in the build tree).
+#define HETERO_STARPU_FUNCTIONS(X)                                             \
+  X(starpu_conf_init)                                                          \
+  X(starpu_init)                                                               \
+  X(starpu_shutdown)                                                           \
+  X(starpu_get_version)                                                        \
+  X(starpu_codelet_init)                                                       \
+  X(starpu_task_create)                                                        \
+  X(starpu_task_submit)                                                        \
+  X(starpu_task_wait)                                                          \
+  X(starpu_task_destroy)                                                       \
+  X(starpu_worker_get_count)                                                   \
+  X(starpu_worker_get_type)                                                    \
+  X(starpu_worker_get_devid)                                                   \
+  X(starpu_worker_get_memory_node)                                             \
+  X(starpu_transfer_bandwidth)                                                 \
+  X(starpu_topology_print)
+
+struct StarPULibrary {
+#define HETERO_STARPU_POINTER(Name) decltype(&::Name) Name = nullptr;
+  HETERO_STARPU_FUNCTIONS(HETERO_STARPU_POINTER)
+#undef HETERO_STARPU_POINTER
+  std::string Error; // why it did not load; empty once loaded
+  std::string Path;  // where it was found
+};
+
+constexpr const char *StarPUSoname = "libstarpu-1.3.so.9";
+
+/// The file a dlopen handle stands for.
+std::string loadedPath(void *Handle) {
+  struct link_map *Map = nullptr;
+  if (!Handle || dlinfo(Handle, RTLD_DI_LINKMAP, &Map) != 0 || !Map ||
+      !Map->l_name)
+    return "?";
+  return Map->l_name;
+}
+
+const StarPULibrary &starpu() {
+  static const StarPULibrary Lib = [] {
+    StarPULibrary L;
+    void *Handle = dlopen(StarPUSoname, RTLD_NOW | RTLD_LOCAL);
+    if (!Handle) {
+      const char *Why = dlerror();
+      L.Error = std::string("cannot load ") + StarPUSoname + " (" +
+                (Why ? Why : "unknown error") + ")";
+      return L;
+    }
+#define HETERO_STARPU_RESOLVE(Name)                                            \
+  L.Name = reinterpret_cast<decltype(L.Name)>(dlsym(Handle, #Name));           \
+  if (!L.Name && L.Error.empty())                                              \
+    L.Error = std::string(StarPUSoname) + " lacks " #Name;
+    HETERO_STARPU_FUNCTIONS(HETERO_STARPU_RESOLVE)
+#undef HETERO_STARPU_RESOLVE
+    L.Path = loadedPath(Handle);
+    return L; // never closed: its workers' threads run its code
+  }();
+  return Lib;
+}
+
 struct Closure {
   const std::function<bool()> *Fn;
   bool Result = false;
@@ -33,7 +99,7 @@ std::once_flag CodeletOnce;
 
 struct starpu_codelet *codelet() {
   std::call_once(CodeletOnce, [] {
-    starpu_codelet_init(&Codelet);
+    starpu().starpu_codelet_init(&Codelet);
     Codelet.where = STARPU_CPU | STARPU_CUDA;
     Codelet.cpu_funcs[0] = trampoline;
     Codelet.cuda_funcs[0] = trampoline;
@@ -72,8 +138,12 @@ bool StarPUPool::start(const Config &C, std::string &Err) {
   if (Started)
     return true;
   prepareEnvironment();
+  if (!starpu().Error.empty()) {
+    Err = starpu().Error;
+    return false;
+  }
   struct starpu_conf Conf;
-  starpu_conf_init(&Conf);
+  starpu().starpu_conf_init(&Conf);
   if (!C.KeepUserCpus)
     Conf.ncpus = C.NumCpus;
   if (!C.KeepUserCuda) {
@@ -87,19 +157,19 @@ bool StarPUPool::start(const Config &C, std::string &Err) {
   Conf.nopencl = 0;
   Conf.nmic = 0;
   Conf.nmpi_ms = 0;
-  int Ret = starpu_init(&Conf);
+  int Ret = starpu().starpu_init(&Conf);
   if (Ret != 0) {
     Err = Ret == -ENODEV ? "StarPU found no worker" : "starpu_init failed";
     return false;
   }
   Started = true;
   Workers.clear();
-  for (unsigned Id = 0; Id < starpu_worker_get_count(); ++Id) {
+  for (unsigned Id = 0; Id < starpu().starpu_worker_get_count(); ++Id) {
     Worker W;
     W.Id = static_cast<int>(Id);
-    W.IsCuda = starpu_worker_get_type(Id) == STARPU_CUDA_WORKER;
-    W.DeviceId = W.IsCuda ? starpu_worker_get_devid(Id) : -1;
-    if (W.IsCuda || starpu_worker_get_type(Id) == STARPU_CPU_WORKER)
+    W.IsCuda = starpu().starpu_worker_get_type(Id) == STARPU_CUDA_WORKER;
+    W.DeviceId = W.IsCuda ? starpu().starpu_worker_get_devid(Id) : -1;
+    if (W.IsCuda || starpu().starpu_worker_get_type(Id) == STARPU_CPU_WORKER)
       Workers.push_back(W);
   }
   return true;
@@ -107,15 +177,34 @@ bool StarPUPool::start(const Config &C, std::string &Err) {
 
 std::string StarPUPool::version() {
   int Major = 0, Minor = 0, Release = 0;
-  starpu_get_version(&Major, &Minor, &Release);
+  if (!starpu().Error.empty())
+    return "not loaded";
+  starpu().starpu_get_version(&Major, &Minor, &Release);
   return std::to_string(Major) + "." + std::to_string(Minor) + "." +
          std::to_string(Release);
+}
+
+std::string StarPUPool::libraries() {
+  if (!starpu().Error.empty())
+    return starpu().Error;
+  // StarPU's CUDA runtime, as the loader found it for StarPU.
+  std::string Cudart = "no CUDA runtime";
+  dl_iterate_phdr(
+      [](struct dl_phdr_info *Info, size_t, void *Out) {
+        if (Info->dlpi_name && strstr(Info->dlpi_name, "/libcudart.so")) {
+          *static_cast<std::string *>(Out) = Info->dlpi_name;
+          return 1;
+        }
+        return 0;
+      },
+      &Cudart);
+  return starpu().Path + ", " + Cudart;
 }
 
 void StarPUPool::stop() {
   if (!Started)
     return;
-  starpu_shutdown();
+  starpu().starpu_shutdown();
   Started = false;
   Workers.clear();
 }
@@ -124,13 +213,13 @@ bool StarPUPool::runOn(int Id, const std::function<bool()> &Fn) {
   if (!Started)
     return false;
   Closure C{&Fn};
-  struct starpu_task *T = starpu_task_create();
+  struct starpu_task *T = starpu().starpu_task_create();
   T->cl = codelet();
   T->cl_arg = &C;
   T->execute_on_a_specific_worker = 1;
   T->workerid = static_cast<unsigned>(Id);
   T->synchronous = 1;
-  int Ret = starpu_task_submit(T);
+  int Ret = starpu().starpu_task_submit(T);
   if (Ret != 0) {
     error("StarPU refused a task for worker %d (%d)", Id, Ret);
     return false;
@@ -161,16 +250,16 @@ std::vector<bool> StarPUPool::runAll(
     Closures[I].Fn = &Tasks[I].second;
     if (Here[I])
       continue;
-    struct starpu_task *T = starpu_task_create();
+    struct starpu_task *T = starpu().starpu_task_create();
     T->cl = codelet();
     T->cl_arg = &Closures[I];
     T->execute_on_a_specific_worker = 1;
     T->workerid = static_cast<unsigned>(Tasks[I].first);
     T->detach = 0; // waited for below
-    int Ret = starpu_task_submit(T);
+    int Ret = starpu().starpu_task_submit(T);
     if (Ret != 0) {
       error("StarPU refused a task for worker %d (%d)", Tasks[I].first, Ret);
-      starpu_task_destroy(T);
+      starpu().starpu_task_destroy(T);
       continue;
     }
     Submitted[I] = T;
@@ -181,7 +270,7 @@ std::vector<bool> StarPUPool::runAll(
       Closures[I].Result = Tasks[I].second();
   for (size_t I = 0; I < Tasks.size(); ++I) {
     if (Submitted[I]) {
-      if (starpu_task_wait(Submitted[I]) != 0)
+      if (starpu().starpu_task_wait(Submitted[I]) != 0)
         Closures[I].Result = false;
       // A task waited for is destroyed by StarPU when done (destroy = 1).
     }
@@ -193,14 +282,32 @@ std::vector<bool> StarPUPool::runAll(
 double StarPUPool::bandwidth(int From, int To) const {
   if (!Started || From < 0 || To < 0)
     return 0;
-  return starpu_transfer_bandwidth(
-      starpu_worker_get_memory_node(static_cast<unsigned>(From)),
-      starpu_worker_get_memory_node(static_cast<unsigned>(To)));
+  const StarPULibrary &L = starpu();
+  return L.starpu_transfer_bandwidth(
+      L.starpu_worker_get_memory_node(static_cast<unsigned>(From)),
+      L.starpu_worker_get_memory_node(static_cast<unsigned>(To)));
 }
 
-void StarPUPool::printTopology(FILE *Out) const {
-  if (Started)
-    starpu_topology_print(Out);
+std::vector<std::string> StarPUPool::topology() const {
+  std::vector<std::string> Lines;
+  char *Text = nullptr;
+  size_t Size = 0;
+  FILE *Out = Started ? open_memstream(&Text, &Size) : nullptr;
+  if (!Out)
+    return Lines;
+  starpu().starpu_topology_print(Out);
+  fclose(Out);
+  std::string All(Text, Size);
+  free(Text);
+  for (size_t At = 0; At < All.size();) {
+    size_t End = All.find('\n', At);
+    if (End == std::string::npos)
+      End = All.size();
+    if (End > At)
+      Lines.push_back(All.substr(At, End - At));
+    At = End + 1;
+  }
+  return Lines;
 }
 
 } // namespace hetero

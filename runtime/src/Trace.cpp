@@ -95,20 +95,6 @@ std::string quoted(const std::string &S) {
   return Out + "\"";
 }
 
-std::string shortKernelName(const std::string &Kernel) {
-  const std::string Prefix = "__omp_offloading_";
-  if (Kernel.compare(0, Prefix.size(), Prefix) != 0)
-    return Kernel;
-  size_t At = Prefix.size();
-  for (int Field = 0; Field < 2; ++Field) {
-    size_t U = Kernel.find('_', At);
-    if (U == std::string::npos)
-      return Kernel;
-    At = U + 1;
-  }
-  return Kernel.substr(At);
-}
-
 Status finish() {
   if (!on())
     return Status();

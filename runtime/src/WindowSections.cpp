@@ -165,7 +165,7 @@ bool windowSections(const KernelDescriptor &D, const DescEnv &E,
     Evaluator Ev(D, E, Err);
     int64_t Base;
     if (!Ev.evalPoint(A.Base, Base))
-      return Fail("base of access " + std::to_string(I) + ": " + Err);
+      return Fail("base of " + accessText(D.accesses()[I], I) + ": " + Err);
     std::memcpy(&Out[I].Base, &Base, sizeof(Base));
   }
 
@@ -225,7 +225,8 @@ bool windowSections(const KernelDescriptor &D, const DescEnv &E,
       }
       if (!Ok) {
         if (A.Kind == AccessKind::Write)
-          return Fail("offset of access " + std::to_string(I) + ": " + Err);
+          return Fail("offset of " + accessText(D.accesses()[I], I) + ": " +
+                      Err);
         // A read without computable bounds may read anything in its buffer.
         Out[I].Kind = AccessKind::ReadAll;
         Out[I].Ranges.clear();

@@ -43,14 +43,30 @@ prefix=$work/moved
 check "the moved prefix's hetero-info starts a pool" \
   env HETERO_SIMULATE=2 "$prefix/bin/hetero-info"
 # (The work directory may lie inside the build tree, as under ctest.)
+# libomptarget is linked; StarPU, and the CUDA runtime it links, are loaded
+# when the pool starts, and hetero-info says from where.
 from_elsewhere=""
 while read -r lib _ path _; do
   [[ "$(readlink -f "$path")" == "$prefix/lib/"* ]] || from_elsewhere+=" $lib=$path"
 done < <(ldd "$prefix/bin/hetero-info" | grep -E "libomptarget|libstarpu")
+libs=$(HETERO_SIMULATE=1 "$prefix/bin/hetero-info" | sed -n 's/^libraries: //p')
+for lib in libstarpu-1.3.so.9 libcudart.so; do
+  path=$(tr ',' '\n' <<<"$libs" | sed 's/^ *//' | grep "/$lib" || true)
+  [[ "$(readlink -f "$path")" == "$prefix/lib/"* ]] || from_elsewhere+=" $lib=${path:-not loaded}"
+done
 if [[ -n "$from_elsewhere" ]]; then
   fail "the installed hetero-info loads hetero's libraries from outside the prefix: $from_elsewhere"
 else
-  pass "the installed hetero-info loads libomptarget and StarPU from the prefix"
+  pass "the installed hetero-info loads libomptarget, StarPU and the CUDA runtime from the prefix"
+fi
+# What a hetero program needs at run time, beside the prefix: no CUDA
+# toolkit library (the driver's libcuda is loaded when present).
+needed=$(for f in "$prefix"/lib/*.so*; do readelf -d "$f" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p'; done |
+  sort -u | grep -E "^lib(cu|nv)" | grep -v "^libcudart" || true)
+if [[ -n "$needed" ]]; then
+  fail "the prefix's libraries need CUDA toolkit libraries: $needed"
+else
+  pass "the prefix's libraries need no CUDA toolkit library but the CUDA runtime it carries"
 fi
 
 check "configure the out-of-tree project with find_package(Hetero)" \

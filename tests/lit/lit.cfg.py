@@ -77,6 +77,8 @@ config.substitutions.append(("%clang-plain-nvptx", (
         os.path.join(config.hetero_llvm_bin_dir, "clang"),
         config.hetero_cuda_path,
         os.path.join(os.path.dirname(config.hetero_llvm_bin_dir), "lib"))))
+# hetero's libomptarget, for programs built by plain clang-19 that run on it.
+config.substitutions.append(("%hetero-lib", config.hetero_lib_dir))
 config.substitutions.append(("%examples", os.path.join(config.hetero_source_dir, "examples")))
 config.substitutions.append(
     ("%device-ptx", "python3 " + os.path.join(config.test_source_root, "Inputs", "device-ptx.py")))

@@ -1,8 +1,11 @@
 // Every HETERO_ setting is checked when the plugin starts: a value that is
 // not accepted stops the program before any kernel runs, with one line that
 // names the variable, the value and what is accepted; checks that need the
-// pool list its members. A single-member HETERO_MEMBERS runs every kernel
-// there. A misspelt setting is named.
+// pool list its members, also before main. A single-member HETERO_MEMBERS
+// runs every kernel there. Every unknown HETERO_ name is named, with the
+// nearest setting where there is one. HETERO_ settings in a run that does
+// not select hetero (LIBOMPTARGET_PLUGIN unset or misspelt) get one warning,
+// unless offload is disabled.
 // RUN: %clang-hetero %s -o %t
 // RUN: %not env HETERO_SIMULATE=abc %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=SIM-ABC
 // RUN: %not env HETERO_SIMULATE=-1 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=SIM-NEG
@@ -31,8 +34,15 @@
 // RUN: %FileCheck %s --check-prefix=ONE-CPU < %t.cpu
 // RUN: env HETERO_SIMULATE=3 HETERO_MEMBERS=sim:1 HETERO_INFO=1 HETERO_STATS=1 %compare-fallback %t 2>%t.sim | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=ONE-SIM < %t.sim
-// RUN: env HETERO_CHUNK=4 HETERO_SIMULATE= %compare-fallback %t 2>%t.typo | %FileCheck %s
+// RUN: env HETERO_CHUNK=4 HETERO_SIMULATE= HETERO_SIMULATION=3 HETERO_NUM_CHUNKS=2 HETERO_SOMETHING_ELSE=1 %compare-fallback %t 2>%t.typo | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=TYPO < %t.typo
+// RUN: %not env HETERO_SIMULATE=1 HETERO_MEMBER=sim:5 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=BEFORE-MAIN
+// RUN: %not env HETERO_MEMBERS=cpu,sim:0 %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=BEFORE-MAIN-MEMBERS
+// RUN: env -u LIBOMPTARGET_PLUGIN HETERO_SIMULATE=3 %t 2>&1 | %FileCheck %s --check-prefix=UNSET
+// RUN: env LIBOMPTARGET_PLUGIN=heter HETERO_SIMULATE=3 %t 2>&1 | %FileCheck %s --check-prefix=MISSPELT
+// RUN: env LIBOMPTARGET_PLUGIN=host,cuda HETERO_SIMULATE=3 %t 2>&1 | %FileCheck %s --check-prefix=OTHERS
+// RUN: env -u LIBOMPTARGET_PLUGIN -u HETERO_SHARES -u HETERO_SHARES_FILE %t 2>&1 | %FileCheck %s --check-prefix=QUIET --implicit-check-not=warning
+// RUN: env -u LIBOMPTARGET_PLUGIN OMP_TARGET_OFFLOAD=DISABLED HETERO_SIMULATE=3 %t 2>&1 | %FileCheck %s --check-prefix=QUIET --implicit-check-not=warning
 // CHECK: sum=49995000
 // SIM-ABC: hetero: error: HETERO_SIMULATE=abc: expected an integer from 0 to 64
 // SIM-ABC-NOT: sum=
@@ -60,10 +70,26 @@
 // ONE-CPU: members=cpu:10000:
 // ONE-SIM: hetero: launch {{.*}} on sim:1 (whole kernel: first simulated accelerator), not split: one member, one chunk
 // ONE-SIM: members=sim:1:10000:
-// TYPO: hetero: warning: HETERO_CHUNK is not a hetero setting; did you mean HETERO_CHUNKS?
+// TYPO-DAG: hetero: warning: HETERO_CHUNK is not a hetero setting, and has no effect; did you mean HETERO_CHUNKS?
+// TYPO-DAG: hetero: warning: HETERO_SIMULATION is not a hetero setting, and has no effect; did you mean HETERO_SIMULATE?
+// TYPO-DAG: hetero: warning: HETERO_NUM_CHUNKS is not a hetero setting, and has no effect; did you mean HETERO_CHUNKS?
+// TYPO-DAG: hetero: warning: HETERO_SOMETHING_ELSE is not a hetero setting, and has no effect{{$}}
+// BEFORE-MAIN: hetero: error: HETERO_MEMBER=sim:5: the pool has no such member; its members: {{.*}}sim:0, cpu
+// BEFORE-MAIN-NOT: main started
+// BEFORE-MAIN-MEMBERS: hetero: error: HETERO_MEMBERS=cpu,sim:0: the pool has no member sim:0
+// BEFORE-MAIN-MEMBERS-NOT: main started
+// UNSET: hetero: warning: HETERO_{{[A-Z_]+}} is set (and {{[0-9]+}} more HETERO_ settings), but LIBOMPTARGET_PLUGIN is unset: this run does not use hetero, and ignores its settings (run it with LIBOMPTARGET_PLUGIN=hetero)
+// UNSET: main started
+// MISSPELT: hetero: warning: HETERO_{{[A-Z_]+}} is set (and {{[0-9]+}} more HETERO_ settings), but LIBOMPTARGET_PLUGIN=heter does not select hetero: this run does not use hetero
+// MISSPELT: main started
+// OTHERS: but LIBOMPTARGET_PLUGIN=host,cuda does not select hetero
+// QUIET: main started
+// QUIET: sum=49995000
 #include <stdio.h>
 
 int main(void) {
+  printf("main started\n");
+  fflush(stdout);
   long sum = 0;
 #pragma omp target teams distribute parallel for reduction(+ : sum)
   for (int i = 0; i < 10000; ++i)

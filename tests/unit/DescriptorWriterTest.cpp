@@ -105,7 +105,7 @@ TEST(DescriptorWriter, RefusedKernelsSayOnlyWhy) {
   EXPECT_EQ(D.reason(), "lastprivate; atomic construct at k.c:9:1");
   EXPECT_EQ(D.depth(), 0u);
   EXPECT_EQ(writeDescriptor(D),
-            "hetero-kernel 1\nhost-only lastprivate is wrong in LLVM 19's "
+            "hetero-kernel 2\nhost-only lastprivate is wrong in LLVM 19's "
             "NVPTX runtime\nsplit no lastprivate; atomic construct at "
             "k.c:9:1\n");
   EXPECT_TRUE(equivalent(D, readBack(D)));

@@ -421,12 +421,12 @@ TEST_F(EngineFixture, UnsafePlansRunWholeAndChangeNothingFirst) {
       {"hetero-kernel 1\nsplit yes\nnest 1\nloop 0 0 lt 3002 1\n"
        "write 8 (arg 1) (* (c 0) 8)\n",
        0,
-       "write section [16008, 24016) of a 24008-byte buffer of access 0 "
-       "leaves its mapped buffer"},
+       "access 0 writes bytes [16008, 24016) of a 24008-byte buffer: "
+       "outside what is mapped"},
       // Reads before the start of the mapped buffer (a[i - 1] from i = 0).
       {"hetero-kernel 1\nsplit yes\nnest 1\nloop 0 0 lt 3000 1\n"
        "read 8 (arg 0) (* (- (c 0) 1) 8)\nwrite 8 (arg 1) (* (c 0) 8)\n",
-       0, "read section [-8, "},
+       0, "access 0 reads bytes [-8, "},
       {"hetero-kernel 1\nsplit no atomic update of mapped memory\n", 0,
        "atomic"},
   };
@@ -731,7 +731,7 @@ Settings choosingSim1() {
   Settings Config;
   Config.SharesFile = ::testing::TempDir() + "hetero-engine-one-shares.txt";
   std::ofstream Out(Config.SharesFile, std::ios::trunc);
-  Out << "sim:0,sim:1,cpu\t"
+  Out << "sim:0,sim:1,cpu|" << Engine::sharesScope(Config) << "\t"
       << ShareModel::key("stencil", DefaultsStencil::N - 2)
       << "\tsim:0,sim:1,cpu\tsim:1=1\tsettled-one[one=1ms,spread=2ms]\n";
   return Config;
@@ -763,6 +763,7 @@ TEST(EngineDefaults, AChosenMemberThatFailsLeavesItsChunkToTheOthers) {
   const KernelStats::Launch &Last = T.E.lastLaunch();
   EXPECT_TRUE(Last.Split) << Last.Reason;
   EXPECT_EQ(Last.Shares.rfind("persisted-settled-one", 0), 0u) << Last.Shares;
+  EXPECT_EQ(Last.Alone, "sim:1");
   ASSERT_EQ(Last.Members.size(), 1u);
   EXPECT_EQ(T.iterationsOf("sim:1"), uint64_t(T.N - 2));
   std::vector<size_t> Fail{1};
@@ -770,6 +771,21 @@ TEST(EngineDefaults, AChosenMemberThatFailsLeavesItsChunkToTheOthers) {
   ASSERT_TRUE(T.launch());
   EXPECT_TRUE(T.E.pool()[1].Failed);
   EXPECT_EQ(T.iterationsOf("sim:0") + T.iterationsOf("cpu"), uint64_t(T.N - 2));
+  EXPECT_TRUE(T.serialAnswers());
+  std::remove(Config.SharesFile.c_str());
+}
+
+// Shares persisted by a run under other plan settings (here another
+// HETERO_CHUNKS) are not taken: the launch measures again.
+TEST(EngineDefaults, SharesOfARunUnderOtherSettingsAreNotTaken) {
+  Settings Config = choosingSim1();
+  Config.Chunks = 4;
+  DefaultsStencil T(Config);
+  ASSERT_TRUE(T.upload());
+  ASSERT_TRUE(T.launch());
+  const KernelStats::Launch &Last = T.E.lastLaunch();
+  EXPECT_EQ(Last.Shares.find("persisted"), std::string::npos) << Last.Shares;
+  EXPECT_TRUE(Last.Alone.empty());
   EXPECT_TRUE(T.serialAnswers());
   std::remove(Config.SharesFile.c_str());
 }
@@ -819,4 +835,49 @@ TEST(ChunkPlan, ChunksCoverTheSpaceAndNeverGoBelowTheMinimum) {
   // 100k iterations, 256 chunks per member asked, 1024 at least each.
   std::vector<ChunkSpec> C = splitIterations(100000, {1, 1, 1, 1}, 256, 1024);
   EXPECT_EQ(C.size(), 4u * 24);
+}
+
+namespace {
+/// A simulated accelerator whose copies from the host fail.
+struct CopyFailingNodeOps : SimulatedNodeOps {
+  using SimulatedNodeOps::SimulatedNodeOps;
+  bool copyFromHost(void *, const void *, size_t) override { return false; }
+};
+} // namespace
+
+// A member whose chunks' data cannot be made valid for a reason other than
+// room (a copy that failed) leaves the launch too, and the warning says
+// what happened, not "no room"; the others take its iterations.
+TEST(EngineFailures, AMemberWhoseCopiesFailLeavesTheLaunchSayingWhy) {
+  Settings Config;
+  Config.FixedShares = true;
+  Config.HostCopy = true;
+  DataLayer L;
+  NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
+  NodeId S1 = L.addNode(std::make_unique<CopyFailingNodeOps>(1));
+  TestBackend Back;
+  Engine E{Config, L, makePool(S0, S1), Back, runConcurrently};
+  const int N = 3001;
+  KernelDescriptor D = parseDescriptor(StencilDesc);
+  KernelTraits K = testKernel(D, 3);
+  Back.Kernel = stencil();
+  std::vector<double> Ref = initial(N), Out = Ref;
+  void *A = L.allocate(N * sizeof(double)), *B = L.allocate(N * sizeof(double));
+  ASSERT_TRUE(L.write(A, Ref.data(), N * sizeof(double)).ok());
+  ASSERT_TRUE(L.write(B, Ref.data(), N * sizeof(double)).ok());
+  ::testing::internal::CaptureStderr();
+  ASSERT_TRUE(E.launch(testRequest(K, A, B, N)));
+  std::string Said = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(Said.find("sim:1 could not take its chunks' data (a copy"),
+            std::string::npos)
+      << Said;
+  EXPECT_EQ(Said.find("no room"), std::string::npos) << Said;
+  EXPECT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
+  EXPECT_EQ(iterationsIn(E.lastLaunch(), "sim:1"), 0u);
+  stencilStep(Ref, Out);
+  std::vector<double> Got(N);
+  ASSERT_TRUE(L.read(Got.data(), B, N * sizeof(double)).ok());
+  EXPECT_EQ(Got, Out);
+  EXPECT_TRUE(L.release(A).ok());
+  EXPECT_TRUE(L.release(B).ok());
 }

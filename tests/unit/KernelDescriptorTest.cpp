@@ -170,13 +170,60 @@ TEST(KernelDescriptor, SplitNoKeepsTheReason) {
             -1);
 }
 
+// Version 2's source: the directive's place, and each access's array and
+// line, read back and said in messages; version 1 (none) still reads.
+TEST(KernelDescriptor, SourcesOfTheLoopAndItsAccesses) {
+  KernelDescriptor D =
+      parseOk("hetero-kernel 2\nsource my file.c:88\nsplit yes\nnest 1\n"
+              "loop 0 0 lt 10 1\n"
+              "read 8 (arg 0) (* (c 0) 8) when (gt (c 0) 0) src j.c:90 p->x\n"
+              "write 8 (arg 1) (* (c 0) 8) src ? b\n"
+              "readall (arg 2) src k.h:4 ?\nread 8 (arg 3) 0\n");
+  EXPECT_EQ(D.source(), "my file.c:88");
+  ASSERT_EQ(D.accesses().size(), 4u);
+  EXPECT_EQ(D.accesses()[0].Guards.size(), 1u);
+  EXPECT_EQ(accessText(D.accesses()[0], 0), "'p->x' at j.c:90");
+  EXPECT_EQ(accessText(D.accesses()[1], 1), "'b'");
+  EXPECT_EQ(accessText(D.accesses()[2], 2), "an access at k.h:4");
+  EXPECT_EQ(accessText(D.accesses()[3], 3), "access 3");
+  KernelDescriptor Back;
+  std::string Err;
+  ASSERT_TRUE(KernelDescriptor::parse(writeDescriptor(D), Back, Err)) << Err;
+  EXPECT_TRUE(equivalent(D, Back)) << writeDescriptor(D);
+  EXPECT_EQ(
+      writeDescriptor(D).rfind("hetero-kernel 2\nsource my file.c:88\n", 0),
+      0u);
+  EXPECT_TRUE(parseOk(header("nest 1\nloop 0 0 lt 4 1\n")).splittable());
+}
+
+// The builder keeps one of two accesses that differ in their source only
+// (the first's), and makes names and places single words.
+TEST(KernelDescriptor, BuilderMergesAccessesThatDifferInTheirSourceOnly) {
+  DescriptorBuilder B;
+  B.addLoop(B.constant(0), LoopCond::LT, B.constant(4), B.constant(1));
+  DescAccess A;
+  A.Kind = AccessKind::Read;
+  A.Size = 8;
+  A.Base = B.arg(0);
+  A.Offset = B.binary(ExprKind::Mul, B.counter(0), B.constant(8));
+  A.Name = "(*s) .v";
+  A.Where = "a b.c:3";
+  B.addAccess(A);
+  A.Name = "other";
+  B.addAccess(A);
+  KernelDescriptor D = B.take();
+  ASSERT_EQ(D.accesses().size(), 1u);
+  EXPECT_EQ(D.accesses()[0].Name, "*s_.v");
+  EXPECT_EQ(D.accesses()[0].Where, "a_b.c:3");
+}
+
 TEST(KernelDescriptor, ErrorsGiveAMessage) {
   const std::string L = "nest 1\nloop 0 0 lt 10 1\n";
   struct Case {
     std::string Text, Expect;
   } Cases[] = {
       {"", "hetero-kernel"},
-      {"hetero-kernel 2\nsplit yes\n", "version"},
+      {"hetero-kernel 3\nsplit yes\n", "version"},
       {"hetero-kernel\nsplit yes\n", "version"},
       {"split yes\n", "hetero-kernel"},
       {"hetero-kernel 1\n", "missing split"},
@@ -231,6 +278,12 @@ TEST(KernelDescriptor, ErrorsGiveAMessage) {
       {header(L + "reduce 1 & f32\n"), "not defined"},
       {header(L + "reduce 1 +\n"), "missing reduction type"},
       {header(L + "reduce 1 + i32 extra\n"), "unexpected"},
+      {header(L + "read 4 (arg 0) 0 src\n"), "missing the place"},
+      {header(L + "read 4 (arg 0) 0 src a.c:3\n"), "missing the name"},
+      {header(L + "read 4 (arg 0) 0 src a.c:3 a b\n"), "unexpected 'b'"},
+      {header(L + "read 4 (arg 0) 0 src a.c:3 a when (lt (c 0) 2)\n"),
+       "unexpected 'when'"},
+      {header(L + "source\n"), "source needs a place"},
   };
   for (const Case &C : Cases) {
     std::string Err = parseErr(C.Text);
@@ -437,6 +490,35 @@ TEST(KernelDescriptor, TripCountsMatchRunningTheLoop) {
         }
   EXPECT_GT(Checked, 1000u);
   EXPECT_GT(Refused, 100u);
+}
+
+// An empty nest's count as clang computes it for libomptarget: in the
+// loop variable's unsigned type, (distance + step - 1) / step wraps.
+TEST(KernelDescriptor, WrappedCountsOfEmptyNestsAreRecognised) {
+  DescEnv E;
+  auto Wrapped = [&](const std::string &Loops, int64_t Lo, int64_t Hi,
+                     uint64_t Count) {
+    KernelDescriptor D = parseOk(header(Loops));
+    E.Args = {static_cast<uint64_t>(Lo), static_cast<uint64_t>(Hi)};
+    return isWrappedCountOfEmptyNest(D, E, Count);
+  };
+  const std::string Up2 = "nest 1\nloop 0 (sarg 0 8 1) lt (sarg 1 8 1) 2\n";
+  // for (int i = lo; i < lo - 2; i += 2): (-2 + 1) as unsigned / 2.
+  EXPECT_TRUE(Wrapped(Up2, 10, 8, 0x7FFFFFFFu));
+  EXPECT_TRUE(Wrapped(Up2, 10, 8, 0x7FFFFFFFFFFFFFFFull)); // 64-bit counter
+  EXPECT_TRUE(Wrapped(Up2, 10, 7, 0x7FFFFFFFu));           // (-3 + 1) / 2
+  EXPECT_FALSE(Wrapped(Up2, 10, 8, 5));                    // not that count
+  EXPECT_FALSE(Wrapped(Up2, 0, 8, 4));                     // not empty
+  // for (unsigned i = 10; i < 4; i += 3): (4 - 10 + 2) mod 2^32 / 3.
+  const std::string Up3 = "nest 1\nloop 0 (sarg 0 4 0) lt (sarg 1 4 0) 3\n";
+  EXPECT_TRUE(Wrapped(Up3, 10, 4, (0x100000000ull - 4) / 3));
+  // Down, inclusive: for (i = lo; i >= hi; i -= 4) with hi > lo.
+  const std::string Down4 = "nest 1\nloop 0 (sarg 0 4 1) ge (sarg 1 4 1) -4\n";
+  EXPECT_TRUE(Wrapped(Down4, 0, 9, (0x100000000ull - 9 + 1 + 3) / 4));
+  // Collapsed: an empty level times a full one.
+  const std::string Two = "nest 2\nloop 0 (sarg 0 4 1) lt (sarg 1 4 1) 2\n"
+                          "loop 1 0 lt 6 1\n";
+  EXPECT_TRUE(Wrapped(Two, 5, 1, ((0x100000000ull - 3) / 2) * 6));
 }
 
 TEST(KernelDescriptor, TripCountsAtTheEdges) {

@@ -67,3 +67,23 @@ TEST(KernelStats, NoRunAheadFieldWhenNoneRanAhead) {
   EXPECT_NE(Lines.find("split=yes split_launches=1"), std::string::npos);
   EXPECT_EQ(Lines.find("ran_ahead"), std::string::npos) << Lines;
 }
+
+// A kernel the share model settled on one member says so, not "yes"; one
+// that went back to a split says "yes" again.
+TEST(KernelStats, SettledOnOneMemberIsSaid) {
+  KernelStats S;
+  KernelStats::Launch Alone = launch(true, false);
+  Alone.Alone = "sim:0";
+  S.record("k", launch(true, false));
+  S.record("k", Alone);
+  S.record("j", Alone);
+  S.record("j", launch(true, false));
+  std::string Lines = printed(S);
+  EXPECT_NE(Lines.find("kernel=k launches=2 split=settled-one(sim:0) "
+                       "split_launches=2 "),
+            std::string::npos)
+      << Lines;
+  EXPECT_NE(Lines.find("kernel=j launches=2 split=yes split_launches=2 "),
+            std::string::npos)
+      << Lines;
+}

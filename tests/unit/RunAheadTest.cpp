@@ -17,12 +17,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace hetero;
@@ -51,7 +54,21 @@ struct LaneBackend : Backend {
   std::vector<std::vector<Op>> Lanes; // per member
   std::vector<bool> Failed;
   size_t LaneCopies = 0; // copies ever queued
+  /// Each runs once, on the first finish() / settle() after it is set,
+  /// before that wait begins (outside Mutex): a test holds a wait there.
+  std::function<void()> BeforeFinish, BeforeSettle;
+  std::mutex HookMutex;
   explicit LaneBackend(size_t Members) : Lanes(Members), Failed(Members) {}
+
+  void runHook(std::function<void()> &Slot) {
+    std::function<void()> Hook;
+    {
+      std::lock_guard<std::mutex> Lock(HookMutex);
+      Hook = std::exchange(Slot, nullptr);
+    }
+    if (Hook)
+      Hook();
+  }
 
   bool runHere(const ChunkRun &C, const TestKernel &K) {
     if (FailOn.count(C.Member))
@@ -101,12 +118,14 @@ struct LaneBackend : Backend {
     return true;
   }
   bool finish(StartedChunk &S) override {
+    runHook(BeforeFinish);
     std::lock_guard<std::mutex> Lock(Mutex);
     S.Handle = nullptr;
     return drain(S.Member);
   }
   void release(StartedChunk &S) override { S.Handle = nullptr; }
   bool settle(size_t M) override {
+    runHook(BeforeSettle);
     std::lock_guard<std::mutex> Lock(Mutex);
     return drain(M);
   }
@@ -384,10 +403,44 @@ TEST_F(RunAheadFixture, AQueuedChunkThatFailsStopsWhatNeedsItsData) {
   ASSERT_TRUE(sweep());
   ASSERT_TRUE(E.lastLaunch().RanAhead);
   // Member 1's queued chunk fails when the next launch's copies wait for it.
+  // The launch says so once (the engine's settle says nothing itself); the
+  // read-back's error is the same failure, for the plugin to print.
   Back.FailOn = {1};
+  ::testing::internal::CaptureStderr();
   EXPECT_FALSE(sweep());
+  std::string Said = ::testing::internal::GetCapturedStderr();
+  const char *Failure = "a kernel that ran ahead on sim:1 failed";
+  size_t First = Said.find(Failure);
+  EXPECT_NE(First, std::string::npos) << Said;
+  EXPECT_EQ(Said.find(Failure, First + 1), std::string::npos) << Said;
   std::vector<double> Got(N);
-  EXPECT_FALSE(L.read(Got.data(), B, N * sizeof(double)).ok());
+  Status Read = L.read(Got.data(), B, N * sizeof(double));
+  EXPECT_FALSE(Read.ok());
+  EXPECT_NE(Read.message().find("a kernel that ran ahead on sim:1 failed"),
+            std::string::npos)
+      << Read.message();
+  EXPECT_FALSE(E.waitIdle());
+  // Said once: the engine's end (here, ended and made anew in its place for
+  // the fixture's own end) does not say it again.
+  ::testing::internal::CaptureStderr();
+  E.~Engine();
+  new (&E) Engine(Config, L, twoAccelerators(S0, S1), Back, runInTurn);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
+// A host write to the home member (0), where a queued chunk failed, fails
+// with that failure: it does not go to the host instead, as if nothing had.
+TEST_F(RunAheadFixture, AHostWriteToAMemberWhoseQueuedChunkFailedFails) {
+  useScale();
+  ASSERT_TRUE(E.launch(request(ScaleK, A, B)));
+  ASSERT_TRUE(E.launch(request(ScaleK, B, A)));
+  ASSERT_TRUE(E.lastLaunch().RanAhead);
+  Back.FailOn = {0};
+  std::vector<double> Ones(N, 1.0);
+  Status S = L.write(B, Ones.data(), N * sizeof(double));
+  EXPECT_EQ(S.code(), StatusCode::KernelFailed) << S.message();
+  EXPECT_NE(S.message().find("ran ahead on sim:0"), std::string::npos)
+      << S.message();
   EXPECT_FALSE(E.waitIdle());
 }
 
@@ -430,6 +483,120 @@ TEST_F(RunAheadFixture, AChunkThatDoesNotStartAfterRunAheadRunsElsewhere) {
   expectMatchesSerial();
 }
 
+/// Holds the back end's next wait at its start until let go, and says when
+/// a thread has reached it.
+struct HeldWait {
+  std::mutex Mutex;
+  std::condition_variable Changed;
+  bool Reached = false, Go = false;
+  void hold(std::function<void()> &Hook) {
+    Hook = [this] {
+      std::unique_lock<std::mutex> Lock(Mutex);
+      Reached = true;
+      Changed.notify_all();
+      Changed.wait(Lock, [this] { return Go; });
+    };
+  }
+  void waitReached() {
+    std::unique_lock<std::mutex> Lock(Mutex);
+    Changed.wait(Lock, [this] { return Reached; });
+  }
+  void letGo() {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Go = true;
+    Changed.notify_all();
+  }
+};
+
+// A free on one host thread while another waits for a launch on the members
+// where chunks ran ahead: the launching thread's wait has not returned, so
+// the free must wait for those chunks itself before the memory goes (else
+// they run over freed storage: ASan reports it, and the lanes are not empty
+// when the free returns).
+TEST_F(RunAheadFixture, AFreeWhileALaunchWaitsWaitsForWhatRanAhead) {
+  useScale();
+  Config.ParallelStarts = false;
+  std::vector<double> Other(N, 1.0), Got(N);
+  void *C = upload(Other), *D = upload(Other);
+  // Timed; leaves C's and D's sections on their members, so that the
+  // third launch copies nothing (a copy would settle the lanes first).
+  ASSERT_TRUE(E.launch(request(ScaleK, C, D)));
+  ASSERT_TRUE(E.launch(request(ScaleK, A, B))); // runs ahead: writes B
+  ASSERT_TRUE(E.lastLaunch().RanAhead);
+  ASSERT_EQ(Back.queued(), 2u);
+  Config.RunAheadUs = 0; // the next launch waits for its chunks
+  HeldWait Held;
+  Held.hold(Back.BeforeFinish);
+  std::thread Launcher([&] { EXPECT_TRUE(E.launch(request(ScaleK, C, D))); });
+  Held.waitReached();
+  ASSERT_TRUE(L.release(B).ok());
+  // Both lanes drained: the chunks that write B, and the launch's own.
+  EXPECT_EQ(Back.queued(), 0u) << "B was freed under chunks that write it";
+  Held.letGo();
+  Launcher.join();
+  EXPECT_EQ(Back.queued(), 0u);
+  B = nullptr;
+  ASSERT_TRUE(L.read(Got.data(), D, N * sizeof(double)).ok());
+  EXPECT_EQ(Got, std::vector<double>(N, 2.0));
+  expectMatchesSerial(); // A, read by what ran ahead, is as it was
+}
+
+// The same while another thread is in waitIdle(): two waits for one lane
+// overlap, and the member is settled only once one of them has returned.
+TEST_F(RunAheadFixture, AFreeDuringWaitIdleWaitsForWhatRanAhead) {
+  useScale();
+  ASSERT_TRUE(E.launch(request(ScaleK, A, B)));
+  ASSERT_TRUE(E.launch(request(ScaleK, B, A)));
+  ASSERT_TRUE(E.lastLaunch().RanAhead);
+  ASSERT_EQ(Back.queued(), 2u);
+  HeldWait Held;
+  Held.hold(Back.BeforeSettle);
+  std::thread Waiter([&] { EXPECT_TRUE(E.waitIdle()); });
+  Held.waitReached();
+  ASSERT_TRUE(L.release(B).ok());
+  EXPECT_EQ(Back.queued(), 0u) << "B was freed under chunks that read it";
+  Held.letGo();
+  Waiter.join();
+  B = nullptr;
+  std::vector<double> Got(N);
+  ASSERT_TRUE(L.read(Got.data(), A, N * sizeof(double)).ok());
+  for (double &V : Ref)
+    V *= 4;
+  EXPECT_EQ(Got, Ref);
+}
+
+// Host threads unmapping and freeing buffers of their own while another
+// launches that run ahead: every launch's result is right, and nothing runs
+// over freed memory (TSan and ASan builds).
+TEST_F(RunAheadFixture, FreesOnOtherThreadsRaceLaunchesThatRunAhead) {
+  useScale();
+  std::atomic<bool> Stop{false};
+  std::thread Freer([&] {
+    std::vector<double> V(512, 3.0);
+    while (!Stop) {
+      void *P = L.allocate(V.size() * sizeof(double));
+      EXPECT_TRUE(L.write(P, V.data(), V.size() * sizeof(double)).ok());
+      EXPECT_TRUE(L.release(P).ok());
+    }
+  });
+  for (int It = 0; It < 200; ++It) {
+    ASSERT_TRUE(E.launch(request(ScaleK, A, B)));
+    for (double &V : Ref)
+      V *= 2;
+    std::swap(A, B);
+    if (It % 7 == 6) {
+      // The one that ran ahead is read back, then its input freed.
+      expectMatchesSerial();
+      void *Fresh = upload(Ref);
+      ASSERT_TRUE(L.release(B).ok());
+      B = Fresh;
+    }
+  }
+  Stop = true;
+  Freer.join();
+  expectMatchesSerial();
+}
+
 // The data layer's side: the settler runs for the node whose memory it is
 // about to touch, and its failure fails that operation.
 TEST(DataLayerSettler, RunsBeforeNodeMemoryIsTouched) {
@@ -440,7 +607,9 @@ TEST(DataLayerSettler, RunsBeforeNodeMemoryIsTouched) {
   bool Fail = false;
   L.setSettler([&](NodeId N) {
     Settled.push_back(N);
-    return !Fail;
+    return Fail ? Status::error(StatusCode::KernelFailed,
+                                "what ran ahead on sim:1 failed")
+                : Status();
   });
   std::vector<double> V(64, 1.5), Got(64);
   void *P = L.allocate(V.size() * sizeof(double));
@@ -479,7 +648,9 @@ TEST(DataLayerLanes, BytesTheLaunchWritesAreNotCopiedInLanes) {
   L.setSettler([&](NodeId N) {
     Settled.push_back(N);
     std::lock_guard<std::mutex> Lock(Back.Mutex);
-    return Back.drain(N == S0 ? 0 : 1);
+    return Back.drain(N == S0 ? 0 : 1)
+               ? Status()
+               : Status::error(StatusCode::KernelFailed, "a lane failed");
   });
   std::vector<double> V(64, 2.5), Got(64);
   void *P = L.allocate(V.size() * sizeof(double));

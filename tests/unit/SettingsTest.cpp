@@ -295,18 +295,27 @@ TEST(Settings, PoolChecks) {
                   "(the cores available to this process)");
 }
 
-TEST(Settings, MisspeltNamesAreNamed) {
-  std::vector<std::string> W = misspeltSettings(
+// Every unknown HETERO_ name is said; the nearest setting where one is near
+// (a few edits, or one holds the other's words), none where none is.
+TEST(Settings, UnknownNamesAreNamed) {
+  std::vector<std::string> W = unknownSettings(
       {"HETERO_CHUNK=4", "HETERO_SIMULATE=3", "HETERO_MEMEBRS=cpu",
        "HETERO_OFFLOAD_ARCH=sm_90", "HETERO_SOMETHING_ELSE=1", "PATH=/bin",
-       "HETERO_INF0=1"});
-  ASSERT_EQ(W.size(), 3u);
-  EXPECT_EQ(W[0], "HETERO_CHUNK is not a hetero setting; did you mean "
-                  "HETERO_CHUNKS?");
-  EXPECT_EQ(W[1], "HETERO_MEMEBRS is not a hetero setting; did you mean "
-                  "HETERO_MEMBERS?");
-  EXPECT_EQ(W[2], "HETERO_INF0 is not a hetero setting; did you mean "
-                  "HETERO_INFO?");
+       "HETERO_INF0=1", "HETERO_SIMULATION=3", "HETERO_NUM_CHUNKS=4",
+       "HETERO_DESC_STRICT=1", "XHETERO_CHUNK=1"});
+  ASSERT_EQ(W.size(), 6u);
+  EXPECT_EQ(W[0], "HETERO_CHUNK is not a hetero setting, and has no effect; "
+                  "did you mean HETERO_CHUNKS?");
+  EXPECT_EQ(W[1], "HETERO_MEMEBRS is not a hetero setting, and has no "
+                  "effect; did you mean HETERO_MEMBERS?");
+  EXPECT_EQ(W[2], "HETERO_SOMETHING_ELSE is not a hetero setting, and has no "
+                  "effect");
+  EXPECT_EQ(W[3], "HETERO_INF0 is not a hetero setting, and has no effect; "
+                  "did you mean HETERO_INFO?");
+  EXPECT_EQ(W[4], "HETERO_SIMULATION is not a hetero setting, and has no "
+                  "effect; did you mean HETERO_SIMULATE?");
+  EXPECT_EQ(W[5], "HETERO_NUM_CHUNKS is not a hetero setting, and has no "
+                  "effect; did you mean HETERO_CHUNKS?");
 }
 
 TEST(Settings, SharesFileDefaultsToTheUsersCache) {

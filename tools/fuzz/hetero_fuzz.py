@@ -66,7 +66,8 @@ SPLIT_MODES = ["sim3", "sim3c3", "uneven", "sim1"]
 WRAP_TAGS = re.compile(r"^(read|write)-(trunc\d+|wrap\d+|signchange)$")
 
 STATS_RE = re.compile(
-    r"^hetero-stats kernel=(\S+) launches=(\d+) split=(yes|no\((.*)\)) "
+    r"^hetero-stats kernel=(\S+) launches=(\d+) "
+    r"split=(yes|settled-one\(\S+\)|no\((.*)\)) "
     r"split_launches=(\d+) members=(\S+)")
 
 
@@ -215,7 +216,7 @@ def parse_stats(err_text, meta):
         name = m.group(1)
         lm = re.search(r"_l(\d+)$", name)
         kid = by_line.get(int(lm.group(1))) if lm else None
-        split = m.group(3) == "yes"
+        split = m.group(3) == "yes" or m.group(3).startswith("settled-one")
         reason = m.group(4) or ""
         out[kid if kid is not None else name] = (split, reason, int(m.group(2)))
     return out

@@ -68,14 +68,19 @@ struct SectionLookup {
 /// buffer, while the base the kernel computes with (a section a[lo:len] is
 /// passed as &a[0]) may lie far outside it, so an access whose base is an
 /// argument is resolved through that argument's buffer. False, with the
-/// reason, when the kernel must run unsplit. Lookups, where given, receives
-/// each distinct lookup of the layer the answer depends on.
+/// reason, when the kernel must run unsplit; each reason names the access
+/// (accessText: the array and its line) where the descriptor knows it.
+/// Lookups, where given, receives each distinct lookup of the layer the
+/// answer depends on. OutsideBuffer, where given, receives the reason when
+/// it is an access beyond its mapped buffer (most likely the program's
+/// error: the caller warns).
 bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
                      const std::vector<uintptr_t> &ArgBegins,
                      const std::vector<uint64_t> &TripCounts, DataLayer &Layer,
                      const std::vector<ChunkSpec> &Chunks,
                      std::vector<ChunkSections> &Out, std::string &Reason,
-                     std::vector<SectionLookup> *Lookups = nullptr);
+                     std::vector<SectionLookup> *Lookups = nullptr,
+                     std::string *OutsideBuffer = nullptr);
 
 } // namespace hetero
 

@@ -37,7 +37,9 @@
 namespace hetero::abi {
 
 /// The descriptor's first line is "hetero-kernel <DescriptorVersion>".
-constexpr unsigned DescriptorVersion = 1;
+/// 2 added the `source` line and accesses' `src` (KernelDescriptor.h);
+/// the runtime reads 1 as well.
+constexpr unsigned DescriptorVersion = 2;
 
 /// When Active is non-zero, the kernel runs only the iterations [Lo, Hi) of
 /// its normalized iteration space.

@@ -224,8 +224,9 @@ public:
   TransferStats &stats() { return Stats; }
 
   /// Waits for the kernels a launch left running on node N (Engine.h's
-  /// run-ahead); false when one of them failed.
-  using Settler = std::function<bool(NodeId N)>;
+  /// run-ahead); an error, saying what failed, when one of them failed (the
+  /// operation that needed them fails with it).
+  using Settler = std::function<Status(NodeId N)>;
   /// The layer calls S before it touches a node's memory from outside that
   /// node's kernels: a copy into or out of it, a read-back, a write from
   /// the host, a pointer written there, a scan, freeing storage there.
@@ -255,8 +256,12 @@ private:
   void markWrittenLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
   RangeSet validOnlyOnLocked(NodeId N, const Buffer &B) const;
   Status copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo, uint64_t Hi);
-  /// write() to the home node; false (nothing changed) when it cannot.
-  bool writeHome(Buffer &B, uint64_t Off, const void *Src, uint64_t Size);
+  /// write() to the home node: Written says whether it went there (else
+  /// nothing changed, and the host takes the bytes: no home device, no
+  /// room there, a copy that failed, which is a warning). An error when
+  /// what ran ahead on the home node failed.
+  Status writeHome(Buffer &B, uint64_t Off, const void *Src, uint64_t Size,
+                   bool &Written);
   /// read() of [Off, Off + Size) of B into Dst without the host's copy;
   /// false (nothing promised) when pointer slots need the host's view.
   bool readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,

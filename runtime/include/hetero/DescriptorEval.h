@@ -53,6 +53,16 @@ bool scanLoadedValues(const unsigned char *Data, unsigned Bytes,
 bool tripCounts(const KernelDescriptor &D, const DescEnv &E,
                 std::vector<uint64_t> &N, std::string &Err);
 
+/// Whether Count, the trip count libomptarget was given for a launch whose
+/// nest D is empty (a level runs no iteration), is what the compiler's
+/// unsigned formula gives for it: clang computes a level's count as
+/// (distance + step - 1) / step in the unsigned type of the loop variable's
+/// width (32 or 64 bits here), so an empty strided level such as
+/// `for (i = lo; i < lo - 2; i += 2)` arrives as 2^31 - 1, not as 0; the
+/// kernel's own guard runs nothing. False for a nest that is not empty.
+bool isWrappedCountOfEmptyNest(const KernelDescriptor &D, const DescEnv &E,
+                               uint64_t Count);
+
 /// Evaluates expression Id at one point: Counters[l] is (c l), Vars[i] is
 /// (v i). False, with Err, on overflow, division by zero, a failed load, or
 /// a loop variable missing from the vectors.

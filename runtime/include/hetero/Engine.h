@@ -54,6 +54,7 @@
 #include "hetero/DataLayer.h"
 #include "hetero/IndirectCalls.h"
 #include "hetero/KernelStats.h"
+#include "hetero/MemberQueues.h"
 #include "hetero/Policy.h"
 #include "hetero/Pool.h"
 #include "hetero/SectionCache.h"
@@ -68,6 +69,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -107,9 +109,12 @@ public:
   const KernelStats::Launch &lastLaunch() const { return Last; }
   /// Keeps the settled shares for later runs (ShareModel.h).
   void saveShares();
+  /// The scope of this process's persisted shares under S
+  /// (ShareModel::setScope): this program's binary and S's plan settings.
+  static std::string sharesScope(const Settings &S);
   /// Waits until no launch runs on any member, and for the chunks that
-  /// ran ahead; false when one of those failed.
-  bool waitIdle() {
+  /// ran ahead; an error, saying which, when one of those failed.
+  Status waitIdle() {
     std::lock_guard<std::mutex> Idle(LaunchMutex);
     return settleAll();
   }
@@ -122,6 +127,14 @@ private:
   void printLaunchTimes(const std::string &Kernel, double Wall,
                         const KernelStats::Launch &Rec,
                         const std::string &SharesNote);
+  /// HETERO_INFO's line of a launch: at 1, once per kernel and again when
+  /// its Shape (who runs it, and how) changes; at 2, every launch.
+  void sayLaunch(const std::string &Kernel, const std::string &Shape,
+                 const std::string &Line);
+  std::map<std::string, std::string> SaidShape; // per kernel, the last said
+  /// Kernels whose one-chunk launches had their bounds checked
+  /// (LaunchRun::checkBoundsOnce).
+  std::set<std::string> BoundsChecked;
   friend class LaunchRun;
   /// The grids of a split's GPU members (Shapes), and what they measured
   /// (Timed: false for a launch that ran ahead, which only counts);
@@ -137,10 +150,11 @@ private:
   /// Whether launch Key over Shares may run ahead (see above).
   bool mayRunAhead(const std::string &Key, const KernelTraits &K,
                    const std::vector<Share> &Shares) const;
-  /// Waits for what ran ahead on member M / node N / every member.
-  bool settleMember(size_t M);
-  bool settleNode(NodeId N);
-  bool settleAll();
+  /// Waits for what ran ahead on member M / node N / every member. The
+  /// error says what failed; the caller that decides prints it (Status.h).
+  Status settleMember(size_t M);
+  Status settleNode(NodeId N);
+  Status settleAll();
 
   const Settings &Config;
   DataLayer &Layer;
@@ -165,9 +179,9 @@ private:
   StartThreads Starters;
   // One launch at a time, so that the bytes copied during a launch are its.
   std::mutex LaunchMutex;
-  /// Per member: chunks ran ahead there and were not waited for since
-  /// (Ahead), or one of them failed (AheadFailed, for good).
-  std::unique_ptr<std::atomic<bool>[]> Ahead, AheadFailed;
+  /// Per member: what was queued there (chunks that ran ahead, copies in
+  /// its lane) and what is known to have drained; whether one failed.
+  MemberQueues Queues;
   /// Per share-model key: the busiest member's time in the last launch
   /// whose chunks were waited for (the run-ahead bound's measure).
   std::map<std::string, double> Busiest;

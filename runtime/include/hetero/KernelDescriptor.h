@@ -15,16 +15,21 @@
 //                                 its value lies in [lo, hi], inclusive; lo and
 //                                 hi may use (c l), (v j) for j < id, args
 //                                 and loads (a CSR row's rowptr[i])
-//   read <size> <base> <offset> [when <guard>]...
+//   source <file>:<line>          where the loop's directive is (the rest
+//                                 of the line; optional)
+//   read <size> <base> <offset> [when <guard>]... [src <file>:<line> <name>]
 //                                 may read [base+offset, base+offset+size) for
 //                                 every value of the loop variables in range
-//                                 that satisfies every guard
-//   write <size> <base> <offset> [when <guard>]...
+//                                 that satisfies every guard; src: the array
+//                                 (or pointer) as the source names it, and
+//                                 where (for messages; no blank in either)
+//   write <size> <base> <offset> [when <guard>]... [src <file>:<line> <name>]
 //                                 the same, written
 //   A guard (<cmp> <x> <e>), cmp one of lt le gt ge eq ne, x a loop variable
 //   ((c l) or (v i)) and e an expression without x: the access happens only
 //   where x <cmp> e holds (it sits in that branch of an if or ?:).
-//   readall <base>                may read anything in base's buffer
+//   readall <base> [src <file>:<line> <name>]
+//                                 may read anything in base's buffer
 //   readany                       may read memory the compiler could not
 //                                 attribute: every buffer
 //   reduce <arg> <op> <type>      reduction variable, pointed to by kernel
@@ -159,7 +164,15 @@ struct DescAccess {
   ExprId Base = NoExpr;          // all but ReadAny
   ExprId Offset = NoExpr;        // Read, Write
   std::vector<DescGuard> Guards; // Read, Write
+  /// The array as the source names it ("a", "p->x") and where
+  /// ("jacobi.c:88"): empty when unknown. Messages only: two accesses that
+  /// differ in these alone are one.
+  std::string Name, Where;
 };
+
+/// "'a' at jacobi.c:88" (or what of it is known; "access <Index>" when
+/// nothing is): an access in a message.
+std::string accessText(const DescAccess &A, size_t Index);
 
 struct DescReduction {
   unsigned Arg = 0;
@@ -182,6 +195,9 @@ public:
   /// Why a split must not mix GPUs with CPU-side members ("one-kind
   /// <reason>"), or empty.
   const std::string &oneKind() const { return OneKind; }
+  /// Where the loop's directive is ("jacobi.c:88"), or empty.
+  const std::string &source() const { return Source; }
+  void setSource(std::string Where) { Source = std::move(Where); }
   /// Number of collapsed loops; 0 when the descriptor has no nest line.
   unsigned depth() const { return static_cast<unsigned>(Loops.size()); }
   const std::vector<DescLoop> &loops() const { return Loops; }
@@ -204,7 +220,7 @@ public:
   /// only the host-only and one-kind rules stay.
   void refuse(const std::string &Why) {
     Splittable = false;
-    Reason = Why;
+    Reason = Why; // Source stays
     Loops.clear();
     Vars.clear();
     Accesses.clear();
@@ -216,6 +232,7 @@ private:
   std::string Reason;
   std::string HostOnly;
   std::string OneKind;
+  std::string Source;
   std::vector<DescLoop> Loops;
   std::vector<DescVar> Vars;
   std::vector<DescAccess> Accesses;
@@ -278,7 +295,10 @@ public:
   void addLoop(ExprId Init, LoopCond C, ExprId Bound, ExprId Step);
   /// A new inner variable (v id) with the range [Lo, Hi]; returns its id.
   unsigned addVar(ExprId Lo, ExprId Hi);
-  void addAccess(const DescAccess &A);
+  /// Keeps A unless an access differing at most in its Name and Where is
+  /// kept already (the first one's source then stands for both). Blanks in
+  /// Name and Where become '_'; parentheses go.
+  void addAccess(DescAccess A);
   void addReduction(const DescReduction &R);
 
   /// The descriptor: "split yes" unless refused.

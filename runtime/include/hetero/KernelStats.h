@@ -3,11 +3,15 @@
 // One record per kernel: launches, whether they were split (or why not), the
 // iterations and busy time of each pool member, and the bytes copied while
 // its launches ran. Printed at exit as
-//   hetero-stats kernel=<name> launches=<n> split=yes|no(<reason>)
+//   hetero-stats kernel=<name> launches=<n>
+//       split=yes|settled-one(<member>)|no(<reason>)
 //       members=<member>:<iterations>:<busy ms>,... bytes_h2d= bytes_d2d=
 //       bytes_d2h= [shares=<phase>:<member>=<pct>,...]
 //       [teams=<member>=<grid>,...] [ran_ahead=<n>]
-// (shares: the last split launch's, and the phase of ShareModel.h that
+//       [name="<function>(...) at <file>:<line>"]
+// (settled-one: every launch was planned as a split, and the share model
+// ran the last one on that member alone; shares: the last split launch's,
+// and the phase of ShareModel.h that
 // chose them; teams: the GPU members' grids, TeamsTrial::note) and a last
 // line with the process's totals. ran_ahead: the launches that returned
 // before their chunks ended (Engine.h's run-ahead); their chunks' busy times
@@ -43,8 +47,14 @@ public:
     std::string Shares; // a split's shares and who chose them
     std::string Teams;  // the GPU members' grids (TeamsTrial::note)
     bool RanAhead = false;
+    /// The member the share model ran this launch on alone (one chunk
+    /// there), or empty.
+    std::string Alone;
   };
-  void record(const std::string &Kernel, const Launch &L);
+  /// Display: the kernel as the source names it (KernelNames.h), shown at
+  /// the end of its line as name="..." when known.
+  void record(const std::string &Kernel, const Launch &L,
+              const std::string &Display = "");
   /// The lines described above, kernels in order of first launch.
   void print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
              uint64_t TotalD2H) const;
@@ -57,6 +67,8 @@ private:
     uint64_t H2D = 0, D2D = 0, D2H = 0;
     std::string Shares; // the share model's, at the last launch it chose
     std::string Teams;  // the last measured one
+    std::string Alone;  // of the last launch
+    std::string Display;
   };
   mutable std::mutex Mutex;
   std::vector<std::string> Order;

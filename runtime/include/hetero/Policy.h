@@ -31,7 +31,10 @@ namespace hetero {
 
 /// What the engine knows of one kernel on each member.
 struct KernelTraits {
-  std::string Name;
+  std::string Name; // the symbol
+  /// As the source names it (KernelNames.h); empty: the symbol.
+  std::string Display;
+  const std::string &shown() const { return Display.empty() ? Name : Display; }
   /// The compiler's descriptor; null when the binary has none (NoDesc says
   /// why).
   const KernelDescriptor *Desc = nullptr;

@@ -11,8 +11,11 @@
 //   - checks that need the pool (a member name, more simulated accelerators
 //     or CPU threads than there are) are made once the pool is known, with
 //     the same kind of message;
-//   - an unknown HETERO_ variable that looks like a misspelt setting is a
-//     warning naming the setting.
+//   - an unknown HETERO_ variable is a warning, naming the nearest setting
+//     where one is near (SettingNames.def lists every name);
+//   - HETERO_ settings in a run that did not select hetero
+//     (LIBOMPTARGET_PLUGIN) are a warning before main
+//     (clang-patches/driver/hetero-startup.c).
 //
 // clang-format off
 // | variable               | accepted                                | default |
@@ -163,7 +166,20 @@ struct Settings {
   /// when listed without one or when the variable is unset, 0 when the
   /// variable lists other members only.
   double weightOf(const std::string &Name, double Default) const;
+  /// Whether a setting must be checked against the pool (a member name, a
+  /// number of simulated accelerators or CPU threads): then the plugin
+  /// waits for the pool's start before main, so that a value the pool
+  /// cannot honour stops the program there, as a malformed one does.
+  bool dependsOnPool() const {
+    return !Member.empty() || MembersListed || CpuThreads || Simulate;
+  }
 };
+
+/// The settings that change how launches are planned, or how fast members
+/// run them, as one line (HETERO_CHUNKS=4,...): persisted shares
+/// (ShareModel.h) are kept apart per line, so that an earlier run's choice
+/// never stands in for what a setting asks of this one.
+std::string planSettingsSignature(const Settings &S);
 
 /// Reads a variable's value; null when unset.
 using GetEnvFn = std::function<const char *(const char *Name)>;
@@ -184,11 +200,13 @@ void checkSettingsAgainstPool(const Settings &S,
 std::vector<std::string> settingsInForce(const Settings &S,
                                          const GetEnvFn &GetEnv);
 
-/// For each unknown HETERO_ variable among Names (NAME=value strings, as in
-/// environ) that is one or two edits from a setting: "<NAME> is not a hetero
-/// setting; did you mean <SETTING>?".
+/// For each HETERO_ variable among Environment (NAME=value strings, as in
+/// environ) that is neither a setting nor a variable of hetero's tools
+/// (SettingNames.def): "<NAME> is not a hetero setting, and has no effect",
+/// with "; did you mean <SETTING>?" where one is near (a few edits, or one
+/// holds the other's words: HETERO_NUM_CHUNKS, HETERO_CHUNKS).
 std::vector<std::string>
-misspeltSettings(const std::vector<std::string> &Environment);
+unknownSettings(const std::vector<std::string> &Environment);
 
 // The parsers, one per kind of value (unit-tested on their own).
 

@@ -108,8 +108,10 @@
 //
 // Settled shares outlive the run: they are written to a file (Settings'
 // SharesFile, by default ~/.cache/hetero/shares.txt) per pool (its members'
-// names), kernel and problem size, and a later run of the same binary on the
-// same pool starts settled ("persisted-..." in HETERO_STATS); mixed shares
+// names), program (its binary), plan-changing settings, kernel and problem
+// size, and a later run of the same binary on the same pool under the same
+// settings starts settled ("persisted-..." in HETERO_STATS; HETERO_INFO=1
+// says so at the start); mixed shares
 // still to be verified when the run ends are kept too. Where mixed
 // shares were timed, the line also keeps them with the run's launches, the
 // gain per launch and the cost of the move: a later run takes them when
@@ -181,8 +183,15 @@ public:
   /// wall time outside its busiest member's chunk tries one alone.
   static constexpr double AloneOverhead = 0.2;
 
-  /// Reads the settled shares of earlier runs on pool P from Path.
-  void load(const std::string &Path, const Pool &P);
+  /// Lines of the file apply only where their scope is this run's: the
+  /// program (its binary) and the settings that change plans
+  /// (planSettingsSignature), so that neither another program's kernels of
+  /// the same name nor a run under other settings stand in for this one.
+  /// No tab. Empty (unit tests): the pool alone.
+  void setScope(std::string S) { Scope = std::move(S); }
+  /// Reads the settled shares of earlier runs on pool P, in this scope,
+  /// from Path; returns how many kernels' it took.
+  size_t load(const std::string &Path, const Pool &P);
   /// Writes this run's settled shares to Path, keeping the other pools' and
   /// kernels' lines (newest first, at most MaxLines). False when the file
   /// could not be written.
@@ -291,6 +300,9 @@ private:
   };
 
   bool Enabled;
+  std::string Scope;
+  /// The first field of the file's lines: the pool's members, and Scope.
+  std::string poolSignature(const Pool &P) const;
   double ProbeAfter;
   std::map<std::string, Entry> Entries;
   std::set<std::string> Cycling; // keys whose cycle is being timed

@@ -57,10 +57,14 @@ public:
   /// StarPU's measured bandwidth from worker From's memory to worker To's,
   /// in MB/s (its bus calibration); 0 when unknown.
   double bandwidth(int From, int To) const;
-  /// StarPU's view of the topology (hwloc): workers, cores, memories.
-  void printTopology(FILE *Out) const;
+  /// StarPU's view of the topology (hwloc): workers, cores, memories; one
+  /// line each.
+  std::vector<std::string> topology() const;
   /// "1.3.10": the StarPU library in use.
   static std::string version();
+  /// Where libstarpu and the CUDA runtime it uses were loaded from (or why
+  /// StarPU did not load), for hetero-info.
+  static std::string libraries();
 
   ~StarPUPool() { stop(); }
 

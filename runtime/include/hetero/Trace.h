@@ -51,8 +51,6 @@ void event(const std::string &Lane, const char *Category,
            const std::string &Args = "");
 /// Writes the file and stops recording; a no-op when not recording.
 Status finish();
-/// "main_l88" for "__omp_offloading_fe00_51004c_main_l88".
-std::string shortKernelName(const std::string &Kernel);
 /// A string's JSON literal, quotes included.
 std::string quoted(const std::string &S);
 

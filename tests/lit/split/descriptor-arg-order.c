@@ -79,8 +79,8 @@ int main(int argc, char **argv) {
 #pragma omp target update to(y[0 : SZ])
     r = 0;
 // DESC: hetero-desc main:[[@LINE+10]]:
-// DESC-NEXT: hetero-kernel 1
-// DESC-NEXT: split yes
+// DESC-NEXT: hetero-kernel 2
+// DESC: split yes
 // DESC-NEXT: nest 1
 // DESC-NEXT: loop 0 0 lt (sarg 0 4 1) 1
 // DESC-NEXT: read 4 (arg 7) (+ 0 (* (+ (c 0) (sarg 8 2 1)) 4))
@@ -106,8 +106,8 @@ int main(int argc, char **argv) {
 #pragma omp target update to(y[0 : SZ])
     r = 0;
 // DESC: hetero-desc main:[[@LINE+11]]:
-// DESC-NEXT: hetero-kernel 1
-// DESC-NEXT: split yes
+// DESC-NEXT: hetero-kernel 2
+// DESC: split yes
 // DESC-NEXT: nest 1
 // DESC-NEXT: loop 0 0 lt (sarg 0 4 1) 1
 // DESC-NEXT: read 4 (arg 2) (+ 0 (* (+ (c 0) (sarg 3 1 0)) 4))
@@ -134,8 +134,8 @@ int main(int argc, char **argv) {
 #pragma omp target update to(y[0 : SZ])
     m = -1e300;
 // DESC: hetero-desc main:[[@LINE+11]]:
-// DESC-NEXT: hetero-kernel 1
-// DESC-NEXT: split yes
+// DESC-NEXT: hetero-kernel 2
+// DESC: split yes
 // DESC-NEXT: nest 1
 // DESC-NEXT: loop 0 (sarg 0 4 1) lt (sarg 1 4 1) 1
 // DESC-NEXT: read 8 (arg 3) (+ 0 (* (+ (c 0) (sarg 4 2 1)) 8))
@@ -163,8 +163,8 @@ int main(int argc, char **argv) {
 #pragma omp target update to(y[0 : SZ])
     q = 1 << 30;
 // DESC: hetero-desc main:[[@LINE+12]]:
-// DESC-NEXT: hetero-kernel 1
-// DESC-NEXT: split yes
+// DESC-NEXT: hetero-kernel 2
+// DESC: split yes
 // DESC-NEXT: nest 1
 // DESC-NEXT: loop 0 0 lt (sarg 0 4 1) 2
 // DESC-NEXT: read 4 (arg 2) (+ 0 (* (+ (c 0) (sarg 3 8 1)) 4))
@@ -194,8 +194,8 @@ int main(int argc, char **argv) {
 #pragma omp target update to(y[0 : SZ])
     u = 0;
 // DESC: hetero-desc main:[[@LINE+12]]:
-// DESC-NEXT: hetero-kernel 1
-// DESC-NEXT: split yes
+// DESC-NEXT: hetero-kernel 2
+// DESC: split yes
 // DESC-NEXT: nest 1
 // DESC-NEXT: loop 0 (- (sarg 0 4 1) 1) ge 0 -1
 // DESC-NEXT: read 4 (arg 5) (+ 0 (* (+ (c 0) (sarg 6 4 1)) 4))
@@ -225,8 +225,8 @@ int main(int argc, char **argv) {
 #pragma omp target update to(y[0 : SZ])
     r = 0;
 // DESC: hetero-desc main:[[@LINE+11]]:
-// DESC-NEXT: hetero-kernel 1
-// DESC-NEXT: split yes
+// DESC-NEXT: hetero-kernel 2
+// DESC: split yes
 // DESC-NEXT: nest 1
 // DESC-NEXT: loop 0 (sarg 1 8 1) lt (sarg 0 4 1) 1
 // DESC-NEXT: read 4 (arg 3) (+ 0 (* (- (c 0) (sarg 4 1 0)) 4))
@@ -253,8 +253,8 @@ int main(int argc, char **argv) {
 #pragma omp target update to(y[0 : SZ])
     m = -1e300;
 // DESC: hetero-desc main:[[@LINE+11]]:
-// DESC-NEXT: hetero-kernel 1
-// DESC-NEXT: split yes
+// DESC-NEXT: hetero-kernel 2
+// DESC: split yes
 // DESC-NEXT: nest 2
 // DESC-NEXT: loop 0 0 lt (sarg 0 4 1) 1
 // DESC-NEXT: loop 1 (sarg 2 2 1) lt (sarg 1 4 1) 1
@@ -283,8 +283,8 @@ int main(int argc, char **argv) {
 #pragma omp target update to(y[0 : SZ])
     r = 0;
 // DESC: hetero-desc main:[[@LINE+12]]:
-// DESC-NEXT: hetero-kernel 1
-// DESC-NEXT: split yes
+// DESC-NEXT: hetero-kernel 2
+// DESC: split yes
 // DESC-NEXT: nest 3
 // DESC-NEXT: loop 0 0 lt (sarg 0 4 1) 1
 // DESC-NEXT: loop 1 0 lt (sarg 1 4 1) 1

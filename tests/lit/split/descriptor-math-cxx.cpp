@@ -40,13 +40,13 @@ template <typename T, typename F> void run(const char *What, F Fn) {
 }
 
 int main() {
-  // DESC-DAG: hetero-desc _Z3runIdZ4mainE3$_0{{.*}}: hetero-kernel 1 split yes
+  // DESC-DAG: hetero-desc _Z3runIdZ4mainE3$_0{{.*}}: hetero-kernel 2 split yes
   run<double>("sqrt double", [](double V) { return std::sqrt(V); });
-  // DESC-DAG: hetero-desc _Z3runIfZ4mainE3$_1{{.*}}: hetero-kernel 1 one-kind calls sqrtf, which GPUs and CPUs round differently
+  // DESC-DAG: hetero-desc _Z3runIfZ4mainE3$_1{{.*}}: hetero-kernel 2 one-kind calls sqrtf, which GPUs and CPUs round differently
   run<float>("sqrt float", [](float V) { return std::sqrt(V); });
-  // DESC-DAG: hetero-desc _Z3runIfZ4mainE3$_2{{.*}}: hetero-kernel 1 one-kind calls exp, which GPUs and CPUs round differently
+  // DESC-DAG: hetero-desc _Z3runIfZ4mainE3$_2{{.*}}: hetero-kernel 2 one-kind calls exp, which GPUs and CPUs round differently
   run<float>("exp float", [](float V) { return std::exp(V); });
-  // DESC-DAG: hetero-desc _Z3runIdZ4mainE3$_3{{.*}}: hetero-kernel 1 one-kind calls sin, which GPUs and CPUs round differently
+  // DESC-DAG: hetero-desc _Z3runIdZ4mainE3$_3{{.*}}: hetero-kernel 2 one-kind calls sin, which GPUs and CPUs round differently
   run<double>("sin double", [](double V) { return std::sin(V); });
   return 0;
 }

@@ -8,8 +8,13 @@
 // RUN: rm -f %t.shares
 // RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_PROBE_AFTER=0 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.first | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=FIRST < %t.first
-// RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_PROBE_AFTER=0 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.second | %FileCheck %s
+// RUN: cp %t.shares %t.shares.kept
+// RUN: env HETERO_STATS=1 HETERO_INFO=1 HETERO_SIMULATE=2 HETERO_PROBE_AFTER=0 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.shares %compare-fallback %t 2>%t.second | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=SECOND < %t.second
+// Persisted shares belong to the settings that chose them: a run that asks
+// for other plans (HETERO_CHUNKS) measures again.
+// RUN: env HETERO_STATS=1 HETERO_INFO=1 HETERO_CHUNKS=2 HETERO_SIMULATE=2 HETERO_PROBE_AFTER=0 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.shares.kept %compare-fallback %t 2>%t.chunks | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=OTHER-SETTINGS --implicit-check-not=shares=persisted < %t.chunks
 // RUN: printf 'junk\n\t\t\t\t\n' > %t.junk
 // RUN: env HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_PROBE_AFTER=0 HETERO_SHARES=measured HETERO_SHARES_FILE=%t.junk %compare-fallback %t 2>%t.third | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=FIRST < %t.third
@@ -27,11 +32,13 @@
 // alone (ShareModel.h, "one"): the first run may end in that trial, whose
 // launches are whole ones, and a second run starts from what the first
 // settled on (the spread shares, or one accelerator where it won).
-// FIRST: hetero-stats kernel={{.*}} launches=12 split={{yes|no\(measured shares: one-trial[^)]*\)}} {{.*}} shares={{settled|one-trial}}
+// FIRST: hetero-stats kernel={{.*}} launches=12 split={{yes|settled-one\([^)]*\)|no\(measured shares: one-trial[^)]*\)}} {{.*}} shares={{settled|one-trial}}
 // LATER: hetero-stats kernel={{.*}} launches=12 split={{.*}} members={{(cuda:[0-9.]+:[0-9]+:[0-9.]+ms,)*}}sim:0:{{[0-9]+}}:{{[0-9.]+}}ms,sim:1:{{[0-9]+}}:{{[0-9.]+}}ms bytes_h2d={{.*}} shares={{accelerators-until-probe:|settled-accel\[overhead=|one-trial|settled-one}}
 // The second run starts from the persisted shares; persisted mixed shares
 // are timed again, and on a loaded machine may lose to the accelerators:
+// SECOND: hetero: shares of 1 kernels come from an earlier run of this program on this pool with these settings ({{.*}}.shares; delete it to measure again)
 // SECOND: hetero-stats kernel={{.*}} launches=12 split={{.*}} shares={{persisted-settled|settled-accel\[verified: }}
+// OTHER-SETTINGS: hetero-stats kernel={{.*}} launches=12 split=
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -51,7 +51,7 @@ int main(void) {
     rf[i] = fmaf(af[i], af[i], -1.0f);
   }
 
-// DESC-DAG: hetero-desc main:[[#@LINE+3]]: hetero-kernel 1 split yes
+// DESC-DAG: hetero-desc main:[[#@LINE+3]]: hetero-kernel 2 split yes
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+2]] launches=1 split=yes {{.*}}members={{.*}}cpu:
 // STATS-GPU-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes {{.*}}members={{.*}}cuda:0{{(\.[0-9])?}}:{{.*}}cpu:
 #pragma omp target teams distribute parallel for map(to : a[0 : n], b[0 : n],  \
@@ -64,7 +64,7 @@ int main(void) {
   check_bytes("fma double", y, r, n * sizeof(double));
   check_bytes("fma float", yf, rf, n * sizeof(float));
 
-// DESC-DAG: hetero-desc main:[[#@LINE+4]]: hetero-kernel 1 one-kind calls expf, powf, sin, which GPUs and CPUs round differently
+// DESC-DAG: hetero-desc main:[[#@LINE+4]]: hetero-kernel 2 one-kind calls expf, powf, sin, which GPUs and CPUs round differently
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+3]] launches=1 split=yes
 // STATS-GPU-DAG: hetero-stats kernel={{.*}}_l[[@LINE+2]] launches=1 split=yes {{.*}}members={{(cuda:[^, ]+,?)+}} bytes_h2d
 // STATS-SIM-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split={{yes|no\(one member, one chunk\)}} {{.*}}members={{(cuda:[^, ]+,?)+|sim:0:.*cpu:[^, ]+}} bytes_h2d
@@ -75,7 +75,7 @@ int main(void) {
   printf("device math: hash=%016llx\n",
          (unsigned long long)hash_bytes(m, n * sizeof(float)));
 
-// DESC-DAG: hetero-desc main:[[#@LINE+1]]: hetero-kernel 1 split yes
+// DESC-DAG: hetero-desc main:[[#@LINE+1]]: hetero-kernel 2 split yes
 #pragma omp target teams distribute parallel for map(to : a[0 : n])            \
     map(from : s[0 : n])
   for (int i = 0; i < n; ++i)

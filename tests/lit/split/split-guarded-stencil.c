@@ -116,7 +116,7 @@ int main(void) {
     }
   check_bytes("2-D guarded", v, w, sizeof(double[M][M]));
 
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(read section [-8,
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no('a' at split-guarded-stencil.c:[[@LINE+6]] reads bytes [-8,
 #pragma omp target teams distribute parallel for map(to : a[0 : n])            \
     map(from : b[0 : n])
   for (int i = 0; i < n; ++i) {

@@ -165,7 +165,7 @@ int main(void) {
   check("flag of the first iteration",
         ran_on_device == 0 || ran_on_device == 1);
   check_bytes("groups again", out, rout, 4 * groups * sizeof(float));
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(write sections of different chunks overlap)
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(the chunks' writes of {{'[^']+' at split-helper-calls.c:[0-9]+}} overlap)
 #pragma omp target teams distribute parallel for map(tofrom : many)
   for (long i = 0; i < n; ++i)
     if (i > 5)

@@ -81,7 +81,7 @@ int main(void) {
   // wraps write anywhere in [0, 256), so the kernel must not be split.
   for (int k = 0; k < 256; ++k)
     b[k] = r[k] = -1;
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(write sections of different chunks overlap)
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(the chunks' writes of 'b' at split-integer-width.c:[[@LINE+4]] overlap)
 #pragma omp target teams distribute parallel for map(to : a[0 : 256])          \
     map(tofrom : b[0 : 256])
   for (int i = 0; i < 256; ++i)
