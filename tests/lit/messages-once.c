@@ -4,9 +4,9 @@
 // chunks) comes once, and the end of the run says how often it came again.
 // Every line starts with "hetero: ".
 // RUN: %clang-hetero %s -o %t
-// RUN: env HETERO_SIMULATE=2 HETERO_SIMULATE_MEMORY=100K HETERO_INFO=1 %compare-fallback %t 2>%t.one | %FileCheck %s
+// RUN: env HETERO_DISABLE_CUDA=1 HETERO_SIMULATE=2 HETERO_SIMULATE_MEMORY=100K HETERO_INFO=1 %compare-fallback %t 2>%t.one | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=ONE < %t.one
-// RUN: env HETERO_SIMULATE=2 HETERO_SIMULATE_MEMORY=100K HETERO_INFO=2 %compare-fallback %t 2>%t.two | %FileCheck %s
+// RUN: env HETERO_DISABLE_CUDA=1 HETERO_SIMULATE=2 HETERO_SIMULATE_MEMORY=100K HETERO_INFO=2 %compare-fallback %t 2>%t.two | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=TWO < %t.two
 // Every line hetero prints says it is hetero's (the pool's topology too).
 // RUN: %not grep -v "^hetero: " %t.two
