@@ -205,26 +205,31 @@ std::string overlapText(const KernelDescriptor &D, const OverlapPrediction &P,
   const DescAccess &A = D.accesses()[P.Access];
   std::string Split = N.Counters.empty() ? "the split loop's counter"
                                          : "'" + N.Counters[0] + "'";
+  auto Var = [&](const OverlapPrediction &P) -> std::string {
+    if (P.VarKind == ExprKind::Counter && P.VarIndex < N.Counters.size())
+      return "'" + N.Counters[P.VarIndex] + "'";
+    if (auto It = N.Vars.find(P.VarIndex);
+        P.VarKind == ExprKind::Var && It != N.Vars.end())
+      return "'" + It->second + "'";
+    return "an inner loop's counter";
+  };
   std::string Why;
   if (P.VarKind == ExprKind::Const) {
     Why = P.SplitStride ? "" : "the same bytes whatever the iteration";
   } else {
-    std::string Var;
-    if (P.VarKind == ExprKind::Counter && P.VarIndex < N.Counters.size())
-      Var = "'" + N.Counters[P.VarIndex] + "'";
-    else if (auto It = N.Vars.find(P.VarIndex);
-             P.VarKind == ExprKind::Var && It != N.Vars.end())
-      Var = "'" + It->second + "'";
-    else
-      Var = "an inner loop's counter";
     Why = "its offset moves by " +
           (P.VarStride ? std::to_string(*P.VarStride) + " bytes"
                        : std::string("a stride set at run time")) +
-          " along " + Var + " but " +
+          " along " + Var(P) + " but " +
           (P.SplitStride ? std::to_string(P.SplitStride) + " bytes"
                          : std::string("not at all")) +
           " along " + Split + ", the loop the chunks split";
   }
+  if (P.UnlessAtMost)
+    return "loop splits at run time only where " + Var(P) + " takes at most " +
+           std::to_string(*P.UnlessAtMost) + " values: else the chunks' " +
+           "writes of " + accessText(A, P.Access) + " overlap (" + Why +
+           "), and each launch runs whole";
   return "loop not split at run time: the chunks' writes of " +
          accessText(A, P.Access) + " will overlap (" + Why +
          "), so each launch runs whole";
@@ -251,7 +256,7 @@ void emitRemarks(ASTContext &Ctx, SourceLocation Loc, const RemarkRequest &R,
   std::optional<OverlapPrediction> Overlap = predictOverlappingWrites(D);
   if (D.splittable() && Overlap && R.Missed)
     Report("-Rpass-missed=hetero", overlapText(D, *Overlap, Names));
-  if (D.splittable() && !Overlap && R.Passed)
+  if (D.splittable() && (!Overlap || Overlap->UnlessAtMost) && R.Passed)
     Report("-Rpass=hetero",
            "loop split across the pool's members (" +
                std::to_string(D.depth()) +

@@ -78,6 +78,88 @@ bool usesEmpty(const KernelDescriptor &D, ExprId Id,
   return false;
 }
 
+/// Whether expression Id uses (v Index).
+bool usesVar(const KernelDescriptor &D, ExprId Id, unsigned Index) {
+  const DescExpr &E = D.expr(Id);
+  if (E.Kind == ExprKind::Var && E.Index == Index)
+    return true;
+  for (ExprId Op : E.Ops)
+    if (Op != NoExpr && usesVar(D, Op, Index))
+      return true;
+  return false;
+}
+
+/// An access's byte offsets over a box as a set of intervals, not their
+/// hull, where an inner loop moves it in strides wider than the rest of
+/// the offset spans: CloverLeaf's halo updates write one column per
+/// iteration through an inner loop over 1-2 depth rows (f[j + (1-k)*s]),
+/// and the hull of a chunk's rows spans every other chunk's. The inner
+/// variables the offset uses whose ranges hold at most MaxSectionSlices values
+/// (together) are taken one value at a time, each evaluated with the
+/// interval evaluator as before (sound whatever the expression); the slices
+/// replace the hull where their total is smaller. Out gets [lo, hi]
+/// offset intervals; false: the hull stands.
+bool sliceOffset(const KernelDescriptor &D, const DescEnv &E, ExprId Offset,
+                 uint64_t Size, const std::vector<Interval> &C,
+                 std::vector<Interval> V, const Interval &Hull,
+                 std::vector<Interval> &Out) {
+  constexpr uint64_t MaxSlices = MaxSectionSlices;
+  std::vector<unsigned> Sliced;
+  uint64_t Count = 1;
+  for (unsigned I = 0; I < V.size(); ++I) {
+    if (V[I].isPoint() || V[I].Lo > V[I].Hi || !usesVar(D, Offset, I))
+      continue;
+    uint64_t Width =
+        static_cast<uint64_t>(V[I].Hi) - static_cast<uint64_t>(V[I].Lo) + 1;
+    if (Width == 0 || Width > MaxSlices || Count * Width > MaxSlices)
+      continue;
+    Sliced.push_back(I);
+    Count *= Width;
+  }
+  if (Sliced.empty())
+    return false;
+  std::vector<Interval> Whole = V;
+  std::string Err;
+  Evaluator Ev(D, E, Err);
+  Ev.Counters = &C;
+  Ev.Vars = &V;
+  Out.clear();
+  for (uint64_t K = 0; K < Count; ++K) {
+    uint64_t Rest = K;
+    for (unsigned I : Sliced) {
+      uint64_t Width = static_cast<uint64_t>(Whole[I].Hi) -
+                       static_cast<uint64_t>(Whole[I].Lo) + 1;
+      V[I] = point(Whole[I].Lo + static_cast<int64_t>(Rest % Width));
+      Rest /= Width;
+    }
+    Interval Off;
+    if (!Ev.eval(Offset, Off))
+      return false;
+    Out.push_back(Off);
+  }
+  // Only where the slices leave gaps (else they are the hull, more
+  // finely cut).
+  std::sort(Out.begin(), Out.end(),
+            [](const Interval &A, const Interval &B) { return A.Lo < B.Lo; });
+  auto Len = [&](const Interval &I) {
+    return static_cast<unsigned __int128>(static_cast<uint64_t>(I.Hi) -
+                                          static_cast<uint64_t>(I.Lo)) +
+           Size;
+  };
+  unsigned __int128 Total = 0;
+  int64_t Reach = INT64_MIN; // merged: each byte once
+  for (const Interval &I : Out) {
+    int64_t From = std::max(I.Lo, Reach);
+    int64_t End;
+    if (__builtin_add_overflow(I.Hi, static_cast<int64_t>(Size), &End))
+      return false;
+    if (End > From)
+      Total += static_cast<uint64_t>(End - From);
+    Reach = std::max(Reach, End);
+  }
+  return Total < Len(Hull);
+}
+
 void boxesFrom(const std::vector<uint64_t> &N,
                const std::vector<uint64_t> &Stride, size_t L, uint64_t Lo,
                uint64_t Hi, WindowBox &Prefix, std::vector<WindowBox> &Out) {
@@ -212,10 +294,10 @@ bool windowSections(const KernelDescriptor &D, const DescEnv &E,
         continue; // not reached in this box
       bool Ok = true;
       Interval Off;
+      std::vector<Interval> GC = C, GV = V;
       if (A.Guards.empty()) {
         Ok = Ev.eval(A.Offset, Off);
       } else {
-        std::vector<Interval> GC = C, GV = V;
         if (!applyGuards(D, Ev, A.Guards, GC, GV, Err))
           continue; // no iteration of the box takes this branch
         Evaluator GEv(D, E, Err);
@@ -233,13 +315,18 @@ bool windowSections(const KernelDescriptor &D, const DescEnv &E,
         Err.clear();
         continue;
       }
-      uint64_t RLo, RHi;
-      if (__builtin_add_overflow(Out[I].Base, Off.Lo, &RLo) ||
-          __builtin_add_overflow(Out[I].Base, Off.Hi, &RHi) ||
-          __builtin_add_overflow(RHi, A.Size, &RHi))
-        return Fail("access " + std::to_string(I) +
-                    " outside the address space");
-      Out[I].Ranges.push_back({RLo, RHi});
+      std::vector<Interval> Slices;
+      if (!sliceOffset(D, E, A.Offset, A.Size, GC, GV, Off, Slices))
+        Slices.assign(1, Off);
+      for (const Interval &S : Slices) {
+        uint64_t RLo, RHi;
+        if (__builtin_add_overflow(Out[I].Base, S.Lo, &RLo) ||
+            __builtin_add_overflow(Out[I].Base, S.Hi, &RHi) ||
+            __builtin_add_overflow(RHi, A.Size, &RHi))
+          return Fail("access " + std::to_string(I) +
+                      " outside the address space");
+        Out[I].Ranges.push_back({RLo, RHi});
+      }
     }
   }
 

@@ -117,11 +117,32 @@ std::optional<Terms> linear(const KernelDescriptor &D, ExprId Id) {
   }
 }
 
-/// The constant value of a literal expression.
+/// The value of an expression of literals (+, -, *, neg; a loop's
+/// `k < 2` comes as (- 2 1)).
 std::optional<int64_t> literal(const KernelDescriptor &D, ExprId Id) {
-  if (Id == NoExpr || D.expr(Id).Kind != ExprKind::Const)
+  if (Id == NoExpr)
     return std::nullopt;
-  return D.expr(Id).Value;
+  const DescExpr &E = D.expr(Id);
+  if (E.Kind == ExprKind::Const)
+    return E.Value;
+  if (E.Kind == ExprKind::Neg) {
+    std::optional<int64_t> A = literal(D, E.Ops[0]);
+    int64_t V;
+    if (!A || __builtin_sub_overflow(int64_t(0), *A, &V))
+      return std::nullopt;
+    return V;
+  }
+  if (E.Kind != ExprKind::Add && E.Kind != ExprKind::Sub &&
+      E.Kind != ExprKind::Mul)
+    return std::nullopt;
+  std::optional<int64_t> A = literal(D, E.Ops[0]), B = literal(D, E.Ops[1]);
+  int64_t V;
+  if (!A || !B ||
+      (E.Kind == ExprKind::Add && __builtin_add_overflow(*A, *B, &V)) ||
+      (E.Kind == ExprKind::Sub && __builtin_sub_overflow(*A, *B, &V)) ||
+      (E.Kind == ExprKind::Mul && __builtin_mul_overflow(*A, *B, &V)))
+    return std::nullopt;
+  return V;
 }
 
 } // namespace
@@ -156,7 +177,23 @@ predictOverlappingWrites(const KernelDescriptor &D) {
       P.VarKind = Key.first ? ExprKind::Var : ExprKind::Counter;
       P.VarIndex = Key.second;
       if (!C.Known) {
-        Spread = P.SplitStride > 0; // a stride the run sets: most likely wide
+        // A stride the run sets, most likely a row's: rows taken one at a
+        // time (where the variable has few values) never overlap the next
+        // window's, a column's many rows do.
+        if (P.SplitStride == 0)
+          continue;
+        std::optional<int64_t> Lo, Hi;
+        if (Key.first && Key.second < D.vars().size()) {
+          Lo = literal(D, D.vars()[Key.second].Lo);
+          Hi = literal(D, D.vars()[Key.second].Hi);
+        }
+        if (Lo && Hi) {
+          if (*Hi - *Lo + 1 <= static_cast<int64_t>(MaxSectionSlices))
+            continue; // sliced: exact rows
+        } else if (Key.first) {
+          P.UnlessAtMost = MaxSectionSlices; // the run knows its range
+        }
+        Spread = true;
         break;
       }
       P.VarStride = std::llabs(C.Value);

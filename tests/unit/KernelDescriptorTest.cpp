@@ -687,6 +687,43 @@ TEST(KernelDescriptor, ChunksOfAnInjectiveWriteAreDisjoint) {
     }
 }
 
+// A halo update (CloverLeaf's): each column j of the window writes rows
+// 1 - k for k in [0, depth): the section is those rows' runs, not their
+// hull, so neighbouring windows' writes are disjoint; a depth past the
+// slicing budget (64 values) keeps the hull.
+TEST(KernelDescriptor, SectionsOfAShallowInnerLoopAreItsRows) {
+  KernelDescriptor D = parseOk(
+      header("nest 1\nloop 0 0 lt (sarg 1 4 1) 1\n"
+             "var 0 0 (- (sarg 2 4 1) 1)\n"
+             "write 8 (arg 0) (* 8 (+ (c 0) (* (- 1 (v 0)) (sarg 1 4 1))))\n"
+             "read 8 (arg 0) (* 8 (+ (c 0) (* (+ 2 (v 0)) (sarg 1 4 1))))\n"));
+  const uint64_t Nx = 100;
+  DescEnv E;
+  E.Args = {BasePtr, slot32(Nx), slot32(2)};
+  std::vector<uint64_t> N = {Nx};
+  std::vector<WindowSection> S;
+  std::string Err;
+  ASSERT_TRUE(windowSections(D, E, N, 10, 20, S, Err)) << Err;
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(S[0].Ranges,
+            (Ranges{{BasePtr + 8 * 10, BasePtr + 8 * 20},
+                    {BasePtr + 8 * (Nx + 10), BasePtr + 8 * (Nx + 20)}}));
+  EXPECT_EQ(
+      S[1].Ranges,
+      (Ranges{{BasePtr + 8 * (2 * Nx + 10), BasePtr + 8 * (2 * Nx + 20)},
+              {BasePtr + 8 * (3 * Nx + 10), BasePtr + 8 * (3 * Nx + 20)}}));
+  // The next window's rows are disjoint from these.
+  std::vector<WindowSection> Next;
+  ASSERT_TRUE(windowSections(D, E, N, 20, 30, Next, Err)) << Err;
+  for (const auto &[Lo, Hi] : Next[0].Ranges)
+    for (const auto &[PLo, PHi] : S[0].Ranges)
+      EXPECT_TRUE(Hi <= PLo || Lo >= PHi);
+  // 100 rows deep: over the budget, the hull.
+  E.Args[2] = slot32(100);
+  ASSERT_TRUE(windowSections(D, E, N, 10, 20, S, Err)) << Err;
+  ASSERT_EQ(S[0].Ranges.size(), 1u);
+}
+
 TEST(KernelDescriptor, SectionKindsAndErrors) {
   KernelDescriptor D =
       parseOk(header("nest 1\nloop 0 0 lt 10 1\nreadall (load (arg 1) 8 0)\n"

@@ -40,6 +40,33 @@ TEST(WritePrediction, ATransposeOverlaps) {
   EXPECT_EQ(P->VarKind, ExprKind::Var);
   EXPECT_EQ(P->VarIndex, 0u);
   EXPECT_FALSE(P->VarStride);
+  // j's range is the run's: few values would be taken one at a time.
+  EXPECT_EQ(P->UnlessAtMost, MaxSectionSlices);
+  // Collapsed over (i, j): windows are whole rows of i, every j: certain.
+  KernelDescriptor C;
+  std::string Err;
+  ASSERT_TRUE(KernelDescriptor::parse(
+      "hetero-kernel 2\nsplit yes\nnest 2\nloop 0 0 lt (sarg 2 4 1) 1\n"
+      "loop 1 0 lt (sarg 2 4 1) 1\n"
+      "write 8 (arg 0) (* (+ (* (c 1) (sarg 4 4 1)) (c 0)) 8)\n",
+      C, Err))
+      << Err;
+  std::optional<OverlapPrediction> Collapsed = predictOverlappingWrites(C);
+  ASSERT_TRUE(Collapsed);
+  EXPECT_EQ(Collapsed->VarKind, ExprKind::Counter);
+  EXPECT_FALSE(Collapsed->UnlessAtMost);
+}
+
+// A halo update (f[j + (1 - k) * nx], k over a constant depth) is taken one
+// row at a time by the run: no overlap is predicted.
+TEST(WritePrediction, AShallowHaloDoesNot) {
+  EXPECT_FALSE(predict("var 0 0 1\n"
+                       "write 8 (arg 0) (* (+ (c 0) (* (- 1 (v 0)) "
+                       "(sarg 3 4 1))) 8)\n"));
+  // 100 rows deep: taken whole, they overlap.
+  EXPECT_TRUE(predict("var 0 0 99\n"
+                      "write 8 (arg 0) (* (+ (c 0) (* (- 1 (v 0)) "
+                      "(sarg 3 4 1))) 8)\n"));
 }
 
 TEST(WritePrediction, ARowMajorWriteDoesNot) {

@@ -19,6 +19,12 @@
 
 namespace hetero {
 
+/// An inner loop that moves an access by more than the rest of its offset
+/// spans (a halo's depth rows) is taken one value at a time where it has at
+/// most this many values in a box: the section is then its rows' runs, not
+/// their hull (WindowSections.cpp, sliceOffset).
+constexpr uint64_t MaxSectionSlices = 64;
+
 /// What one descriptor access touches in one window.
 struct WindowSection {
   AccessKind Kind = AccessKind::Read;

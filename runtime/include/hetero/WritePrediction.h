@@ -10,7 +10,9 @@
 // variables, moves by a byte stride per variable, and a stride that is not
 // a constant (ld * 8), or one at least the split loop's (the outermost
 // collapsed counter's, times its step), or a constant variable's whole
-// range, reaches past the next window. A prediction, not a decision: the
+// range, reaches past the next window (a stride the run sets, along a
+// variable the run takes one value at a time where it has few values, only
+// where it has many: UnlessAtMost). A prediction, not a decision: the
 // descriptor still says "split yes" and the run-time check decides (a
 // stride known only then may turn out small); the compiler says it as a
 // missed remark, naming the array and its line.
@@ -20,6 +22,7 @@
 #define HETERO_WRITEPREDICTION_H
 
 #include "hetero/KernelDescriptor.h"
+#include "hetero/WindowSections.h"
 
 #include <cstdint>
 #include <optional>
@@ -38,6 +41,12 @@ struct OverlapPrediction {
   unsigned VarIndex = 0;
   /// Its byte stride, when a constant.
   std::optional<int64_t> VarStride;
+  /// Set where the overlap depends on what only the run knows: the write's
+  /// rows do not overlap where that variable takes at most this many values
+  /// (the run then takes its sections one row at a time:
+  /// MaxSectionSlices), as a halo's depth does, and do where it takes more,
+  /// as a transpose's column does.
+  std::optional<uint64_t> UnlessAtMost;
 };
 
 /// The first unguarded write of D whose windows' sections will overlap, as

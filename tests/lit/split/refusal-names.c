@@ -26,7 +26,7 @@
 
 int main(int argc, char **argv) {
   (void)argv;
-  const int n = 64 + argc - 1, ld = n;
+  const int n = 100 + argc - 1, ld = n; // over 64: the column is not sliced
   double *A = malloc(n * n * sizeof(double));
   double *T = malloc(n * n * sizeof(double));
   for (int k = 0; k < n * n; ++k)

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """halo-bytes.py <stats-a> <stats-b> <sweeps-between> <halo-bytes-per-sweep>
+   halo-bytes.py <stats-a> <stats-b> <sweeps-between> --at-most <bytes-per-sweep>
 
 Reads the `hetero-stats total` lines of two runs of the same program that
 differ only in the number of sweeps, and checks that the extra sweeps moved
@@ -17,8 +18,18 @@ def total(path):
 
 
 a, b = total(sys.argv[1]), total(sys.argv[2])
-sweeps, halo = int(sys.argv[3]), int(sys.argv[4])
+sweeps = int(sys.argv[3])
 d = {k: b[k] - a[k] for k in a}
+if sys.argv[4] == "--at-most":
+    # The bytes a sweep may move at most, between members and to or from
+    # the host together (the CPU pool's part is host memory).
+    bound = sweeps * int(sys.argv[5])
+    moved = d["d2d"] + d["h2d"] + d["d2h"]
+    print("extra sweeps moved d2d=%d h2d=%d d2h=%d; at most %d"
+          % (d["d2d"], d["h2d"], d["d2h"], bound))
+    print("halo: " + ("ok" if moved <= bound else "FAIL"))
+    sys.exit(0 if moved <= bound else 1)
+halo = int(sys.argv[4])
 exact = sweeps * halo
 print("extra sweeps moved d2d=%d h2d=%d d2h=%d; exact halo %d; ratio %.3f"
       % (d["d2d"], d["h2d"], d["d2h"], exact, d["d2d"] / exact))
