@@ -284,13 +284,50 @@ std::optional<Term> KernelAnalysis::translateVariable(const VarDecl *VD) {
     return Term{B.var(It->second), 1, true};
   // A reduction variable is private in the kernel, and so is a private
   // one: neither has the value of the variable captured.
-  if (Written.count(VD) || ReductionVars.count(VD) || Privates.count(VD))
+  if (ReductionVars.count(VD) || Privates.count(VD))
     return std::nullopt;
+  if (Written.count(VD))
+    return assignedValue(VD);
   if (auto It = Captures.find(VD); It != Captures.end())
     return scalarArg(VD, It->second);
   if (auto It = LocalInits.find(VD); It != LocalInits.end())
-    return translate(It->second);
+    return readsCounterOutsideItsLoop(It->second) ? std::nullopt
+                                                  : translate(It->second);
   return std::nullopt;
+}
+
+/// A local of the loop's body that plain assignments set (CloverLeaf's
+/// upwind, donor and downwind cells: `if (flux > 0) { upwind = j - 2; ...}
+/// else { upwind = MIN(j + 1, y_max + 2); ...}`) holds its initializer or
+/// one of the values assigned to it: (either ...) of them, each translated
+/// where the variable is used (the loop counters keep their values through
+/// an iteration, and inner ones range over all theirs: a sound hull). None
+/// where any write is not a plain assignment (+=, ++, its address taken),
+/// or a value depends on the variable itself or on the counter of a loop
+/// that does not declare it where it is read outside that loop
+/// (readsCounterOutsideItsLoop).
+std::optional<Term> KernelAnalysis::assignedValue(const VarDecl *VD) {
+  auto It = Assignments.find(VD);
+  if (!Locals.count(VD) || Unassignable.count(VD) || It == Assignments.end() ||
+      !Resolving.insert(VD).second)
+    return std::nullopt;
+  std::vector<const Expr *> Values = It->second;
+  if (auto Init = LocalInits.find(VD); Init != LocalInits.end())
+    Values.push_back(Init->second);
+  std::optional<Term> Out;
+  for (const Expr *V : Values) {
+    std::optional<Term> T =
+        readsCounterOutsideItsLoop(V) ? std::nullopt : translate(V);
+    if (!T) {
+      Out.reset();
+      break;
+    }
+    Out = Out ? bounded(binary(ExprKind::Either, *Out, *T,
+                               std::max(Out->Degree, T->Degree)))
+              : T;
+  }
+  Resolving.erase(VD);
+  return Out;
 }
 
 /// A call of a function whose body is one `return <expression>;` without

@@ -32,6 +32,88 @@ void KernelAnalysis::noteWrite(const Expr *LHS) {
     StoredTypes.push_back(LHS->getType().getCanonicalType());
 }
 
+void KernelAnalysis::noteAssignment(const VarDecl *VD, const Expr *Value) {
+  std::vector<const Expr *> &Values = Assignments[VD];
+  if (std::find(Values.begin(), Values.end(), Value) == Values.end())
+    Values.push_back(Value);
+}
+
+bool KernelAnalysis::readsAnyOf(const Stmt *E,
+                                const std::set<const VarDecl *> &Vars) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && Vars.count(VD->getCanonicalDecl()))
+      return true;
+  for (const Stmt *C : E->children())
+    if (C && readsAnyOf(C, Vars))
+      return true;
+  return false;
+}
+
+/// A value computed inside the loop over a counter that the loop does not
+/// declare holds one of the loop's values while the walk is inside that
+/// loop; anywhere else (after the loop, or in a later loop over the same
+/// counter) the counter has other values.
+bool KernelAnalysis::readsCounterOutsideItsLoop(const Stmt *E) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      const VarDecl *C = VD->getCanonicalDecl();
+      if (OpenCounters.count(C) && !LevelOf.count(C)) {
+        auto It = InnerLoop.find(C);
+        if (It == InnerLoop.end())
+          return true;
+        const SourceManager &SM = Ctx.getSourceManager();
+        if (!SM.isPointWithin(SM.getExpansionLoc(DRE->getBeginLoc()),
+                              SM.getExpansionLoc(It->second->getBeginLoc()),
+                              SM.getExpansionLoc(It->second->getEndLoc())))
+          return true;
+      }
+    }
+  for (const Stmt *C : E->children())
+    if (C && readsCounterOutsideItsLoop(C))
+      return true;
+  return false;
+}
+
+void KernelAnalysis::noteWrittenIn(const Stmt *S,
+                                   std::set<const VarDecl *> &Vars) {
+  if (!S)
+    return;
+  const VarDecl *VD = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    VD = counterOf(BO->getLHS());
+  else if (const auto *U = dyn_cast<UnaryOperator>(S);
+           U && U->isIncrementDecrementOp())
+    VD = counterOf(U->getSubExpr());
+  if (VD)
+    Vars.insert(VD);
+  for (const Stmt *C : S->children())
+    noteWrittenIn(C, Vars);
+}
+
+bool KernelAnalysis::straightAssignment(
+    const Stmt *S, std::map<const VarDecl *, const Expr *> &Last) {
+  const auto *BO = dyn_cast<BinaryOperator>(S);
+  const VarDecl *VD =
+      BO && BO->getOpcode() == BO_Assign ? counterOf(BO->getLHS()) : nullptr;
+  if (!VD || BO->getRHS()->HasSideEffects(Ctx))
+    return false;
+  noteWrite(BO->getLHS());
+  // `dif = donor` right after `donor = i + 1` in the same block holds
+  // i + 1, not every value donor takes elsewhere (CloverLeaf's advection:
+  // the hull of all of them reached past its arrays' ends).
+  const Expr *Value = BO->getRHS();
+  if (const VarDecl *From = counterOf(Value);
+      From && Last.count(From) &&
+      Ctx.hasSameType(From->getType(), VD->getType()))
+    Value = Last[From];
+  noteAssignment(VD, Value);
+  for (auto It = Last.begin(); It != Last.end();)
+    It = readsAnyOf(It->second, {VD}) ? Last.erase(It) : std::next(It);
+  Last[VD] = Value;
+  return true;
+}
+
 void KernelAnalysis::collectWrittenVars(const Stmt *S) {
   if (!S)
     return;
@@ -39,12 +121,43 @@ void KernelAnalysis::collectWrittenVars(const Stmt *S) {
   // CapturedStmt's children leave out).
   if (const auto *CS = dyn_cast<CapturedStmt>(S))
     collectWrittenVars(CS->getCapturedStmt());
+  // A block's plain assignments one after the other are followed as a
+  // sequence (straightAssignment); anything else ends the sequence.
+  if (const auto *Block = dyn_cast<CompoundStmt>(S)) {
+    std::map<const VarDecl *, const Expr *> Last;
+    for (const Stmt *Child : Block->body()) {
+      if (straightAssignment(Child, Last))
+        continue;
+      Last.clear();
+      collectWrittenVars(Child);
+    }
+    return;
+  }
+  // A loop whose counter is declared before it leaves the counter's last
+  // value behind: a value read from it is not one of the loop's.
+  if (const auto *F = dyn_cast<ForStmt>(S);
+      F && !isa_and_nonnull<DeclStmt>(F->getInit())) {
+    noteWrittenIn(F->getInit(), OpenCounters);
+    noteWrittenIn(F->getInc(), OpenCounters);
+  }
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-    if (BO->isAssignmentOp())
+    if (BO->isAssignmentOp()) {
       noteWrite(BO->getLHS());
+      // A plain assignment's value is one its variable may hold
+      // (assignedValue); any other write leaves its values unknown.
+      if (const VarDecl *VD = counterOf(BO->getLHS())) {
+        if (BO->getOpcode() == BO_Assign)
+          noteAssignment(VD, BO->getRHS());
+        else
+          Unassignable.insert(VD);
+      }
+    }
   } else if (const auto *U = dyn_cast<UnaryOperator>(S)) {
-    if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
+    if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) {
       noteWrite(U->getSubExpr());
+      if (const VarDecl *VD = counterOf(U->getSubExpr()))
+        Unassignable.insert(VD);
+    }
   } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *Dc : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(Dc)) {
@@ -111,6 +224,7 @@ const VarDecl *KernelAnalysis::addInnerLoop(const ForStmt &F) {
   // A counter declared outside F may have been given a range by an earlier
   // loop: the range of this loop holds in its body.
   InnerVar[Counter] = B.addVar(Lo, Hi);
+  InnerLoop[Counter] = &F;
   VarNames[InnerVar[Counter]] = Counter->getNameAsString();
   UnknownVars.erase(Counter);
   return Counter;
@@ -697,6 +811,7 @@ bool KernelAnalysis::visitConstruct(const Stmt *S) {
     // range: from here on its value is unknown.
     if (Counter) {
       InnerVar.erase(Counter);
+      InnerLoop.erase(Counter);
       UnknownVars.insert(Counter);
     }
     return true;

@@ -132,12 +132,20 @@ private:
   std::vector<const clang::ForStmt *> Headers; // of the collapsed loops
   std::map<const clang::VarDecl *, unsigned> LevelOf;
   std::map<const clang::VarDecl *, unsigned> InnerVar; // counter -> id
+  std::map<const clang::VarDecl *, const clang::ForStmt *> InnerLoop;
   // Every inner variable's source name, kept after its loop's walk.
   std::map<unsigned, std::string> VarNames;
   std::set<const clang::VarDecl *> UnknownVars; // values not expressible
   std::set<const clang::VarDecl *> ReductionVars;
   std::map<const clang::VarDecl *, ReductionOp> ReductionOps;
   std::set<const clang::VarDecl *> Written;
+  // Per written variable, the right-hand sides of its plain assignments;
+  // the variables written otherwise (+=, ++, address taken); those whose
+  // values are being translated (assignedValue); the counters of loops
+  // that do not declare them (their values outlive the loop).
+  std::map<const clang::VarDecl *, std::vector<const clang::Expr *>>
+      Assignments;
+  std::set<const clang::VarDecl *> Unassignable, Resolving, OpenCounters;
   std::vector<clang::QualType> StoredTypes; // of the memory stored to
   std::map<const clang::VarDecl *, const clang::Expr *> LocalInits;
   std::set<const clang::VarDecl *> Locals;   // declared inside the construct
@@ -191,6 +199,7 @@ private:
   std::optional<Term> translateCast(const clang::CastExpr *CE);
   std::optional<Term> translateBinary(const clang::BinaryOperator *BO);
   std::optional<Term> translateVariable(const clang::VarDecl *VD);
+  std::optional<Term> assignedValue(const clang::VarDecl *VD);
   std::optional<Term> translateCall(const clang::CallExpr *C);
   /// The bindings of parameters to arguments that bindParameters replaced.
   using Bindings =
@@ -217,6 +226,21 @@ private:
 
   // BodyVisitor.cpp
   void noteWrite(const clang::Expr *LHS);
+  void noteAssignment(const clang::VarDecl *VD, const clang::Expr *Value);
+  /// Whether E reads any of Vars (canonical declarations).
+  static bool readsAnyOf(const clang::Stmt *E,
+                         const std::set<const clang::VarDecl *> &Vars);
+  /// Whether E, a value that holds where it appears, reads a counter of a
+  /// loop that does not declare it outside the walk's loop over it.
+  bool readsCounterOutsideItsLoop(const clang::Stmt *E);
+  /// Adds to Vars the variables that S's assignments and increments write.
+  void noteWrittenIn(const clang::Stmt *S,
+                     std::set<const clang::VarDecl *> &Vars);
+  /// S, a plain assignment to a variable in a block's sequence (Last: the
+  /// sequence's values so far), recorded; false for any other statement.
+  bool straightAssignment(
+      const clang::Stmt *S,
+      std::map<const clang::VarDecl *, const clang::Expr *> &Last);
   void collectWrittenVars(const clang::Stmt *S);
   const clang::VarDecl *addInnerLoop(const clang::ForStmt &F);
   void countWrites(const clang::Stmt *S, const clang::VarDecl *V, unsigned &N);
