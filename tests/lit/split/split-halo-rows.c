@@ -7,12 +7,15 @@
 // spread again. Taken one depth row at a time, the sections are those runs:
 // the halo kernels split, and a sweep moves bytes in proportion to the
 // rows' width (about 170 KB here), not the arrays' (6.5 MB each). Compared
-// bit for bit with serial host loops.
+// bit for bit with serial host loops; bytes counted over simulated members
+// alone (GPUs left out), then the same with the GPUs.
 // RUN: %clang-hetero %s -o %t
-// RUN: env HETERO_STATS=1 HETERO_SIMULATE=3 %run-hetero %t 10 2>%t.10 | %FileCheck %s
+// RUN: env HETERO_DISABLE_CUDA=1 HETERO_STATS=1 HETERO_SIMULATE=3 %run-hetero %t 10 2>%t.10 | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=STATS < %t.10
-// RUN: env HETERO_STATS=1 HETERO_SIMULATE=3 %run-hetero %t 30 2>%t.30 | %FileCheck %s
+// RUN: env HETERO_DISABLE_CUDA=1 HETERO_STATS=1 HETERO_SIMULATE=3 %run-hetero %t 30 2>%t.30 | %FileCheck %s
 // RUN: python3 %S/Inputs/halo-bytes.py %t.10 %t.30 20 --at-most 250000 | %FileCheck %s --check-prefix=HALO
+// RUN: env HETERO_STATS=1 HETERO_SIMULATE=3 %run-hetero %t 10 2>%t.gpu | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=STATS < %t.gpu
 // CHECK: halo sweeps: hash={{[0-9a-f]+}} ok
 // CHECK: done failures=0
 // STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+49]] launches=10 split=yes
