@@ -699,9 +699,10 @@ RangeSet DataLayer::validOn(NodeId N, BufferId Id) const {
   return B ? B->Valid[N] : RangeSet();
 }
 
-RangeSet DataLayer::validOnlyOnLocked(NodeId N, const Buffer &B) const {
+RangeSet DataLayer::validOnlyOnLocked(NodeId N, const Buffer &B, uint64_t Lo,
+                                      uint64_t Hi) const {
   RangeSet Only;
-  for (const Range &R : B.Valid[N].ranges()) {
+  for (const Range &R : B.Valid[N].intersect(Lo, Hi)) {
     RangeSet Elsewhere;
     for (size_t S = 0; S < Nodes.size(); ++S)
       if (NodeId(S) != N)
@@ -717,6 +718,30 @@ RangeSet DataLayer::validOnlyOn(NodeId N, BufferId Id) const {
   Lock L(Mutex);
   Buffer *B = byId(Id);
   return B ? validOnlyOnLocked(N, *B) : RangeSet();
+}
+
+bool DataLayer::holdsAlone(NodeId N, BufferId Id) const {
+  Lock L(Mutex);
+  Buffer *B = byId(Id);
+  if (!B)
+    return false;
+  for (const Range &R : B->Valid[N].ranges()) {
+    RangeSet Elsewhere;
+    for (size_t S = 0; S < Nodes.size(); ++S)
+      if (NodeId(S) != N)
+        for (const Range &H : B->Valid[S].intersect(R.Lo, R.Hi))
+          Elsewhere.insert(H.Lo, H.Hi);
+    if (!Elsewhere.contains(R.Lo, R.Hi))
+      return true;
+  }
+  return false;
+}
+
+RangeSet DataLayer::validOnlyOn(NodeId N, BufferId Id, uint64_t Lo,
+                                uint64_t Hi) const {
+  Lock L(Mutex);
+  Buffer *B = byId(Id);
+  return B ? validOnlyOnLocked(N, *B, Lo, Hi) : RangeSet();
 }
 
 //===--- Kernels

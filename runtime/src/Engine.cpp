@@ -266,6 +266,7 @@ bool Engine::launch(const LaunchRequest &R) {
   Rec.H2D = T.BytesH2D - H2D;
   Rec.D2D = T.BytesD2D - D2D;
   Rec.D2H = T.BytesD2H - D2H;
+  Measured.noteMoved(Key, Rec.D2D);
   if (Config.Stats)
     Stats.record(K.Name, Rec, K.Display);
   Last = Rec;

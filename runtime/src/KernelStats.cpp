@@ -21,6 +21,8 @@ void KernelStats::record(const std::string &Kernel, const Launch &L,
     R.Reason = L.Reason.empty() ? "unknown" : L.Reason;
   if (L.RanAhead)
     ++R.RanAhead;
+  if (L.Aligned)
+    ++R.Aligned;
   for (const auto &[Name, U] : L.Members) {
     auto M = R.Members.begin();
     while (M != R.Members.end() && M->first != Name)
@@ -60,6 +62,8 @@ void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
     }
     std::string Tail =
         R.RanAhead ? " ran_ahead=" + std::to_string(R.RanAhead) : "";
+    if (R.Aligned)
+      Tail += " aligned=" + std::to_string(R.Aligned);
     if (!R.Display.empty())
       Tail += " name=\"" + R.Display + "\"";
     fprintf(Out,

@@ -183,8 +183,20 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
   std::vector<double> Weights;
   for (const Share &S : Shares)
     Weights.push_back(S.Weight);
-  for (const ChunkSpec &S :
-       splitIterations(Total, Weights, E.Config.Chunks, E.Config.MinChunk)) {
+  std::vector<ChunkSpec> Cut =
+      splitIterations(Total, Weights, E.Config.Chunks, E.Config.MinChunk);
+  // Boundaries where the data lives: one member may be left with all of it
+  // (a halo row), and its one chunk then runs there, windowed.
+  bool AllOnOne = false;
+  if (E.Config.OwnerCuts && Cut.size() > 1) {
+    std::vector<NodeId> Nodes;
+    for (const ChunkSpec &S : Cut)
+      Nodes.push_back(member(Shares[S.Member].Member).Node);
+    Rec.Aligned = E.Cuts.align(K.Name + "#" + std::to_string(Total), *K.Desc,
+                               Env, R.Args, Trips, Nodes, Layer, Cut) > 0;
+    AllOnOne = Cut.size() == 1;
+  }
+  for (const ChunkSpec &S : Cut) {
     Chunk C;
     C.Member = Shares[S.Member].Member;
     C.Lo = S.Lo;
@@ -194,7 +206,8 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
   // One chunk runs whole, unless the share model chose that one member
   // (Shares of one, offered several: see split()). None: every member left
   // (no room), and the launch runs whole.
-  if (Chunks.empty() || (Chunks.size() < 2 && (Total < 2 || !OneChosen))) {
+  if (Chunks.empty() ||
+      (Chunks.size() < 2 && (Total < 2 || !(OneChosen || AllOnOne)))) {
     Reason = Total < 2        ? "fewer than two iterations"
              : Chunks.empty() ? "no member left"
                               : "one member, one chunk";

@@ -285,6 +285,7 @@ Settings readSettings(const GetEnvFn &GetEnv,
   }
   Choice("HETERO_STARTS", "parallel", "serial", S.ParallelStarts);
   Integer("HETERO_RUN_AHEAD", 0, Settings::MaxRunAheadUs, S.RunAheadUs);
+  Choice("HETERO_CUTS", "owners", "shares", S.OwnerCuts);
   if (const char *Teams = GetEnv("OMP_NUM_TEAMS"); Teams && *Teams)
     S.UserTeams = true;
   S.StarPUCpusSet = GetEnv("STARPU_NCPU") || GetEnv("STARPU_NCPUS");
@@ -339,6 +340,7 @@ std::vector<std::string> settingsInForce(const Settings &S,
       {"HETERO_INSPECT", inspectName(S.Inspector)},
       {"HETERO_STARTS", S.ParallelStarts ? "parallel" : "serial"},
       {"HETERO_RUN_AHEAD", Num(S.RunAheadUs)},
+      {"HETERO_CUTS", S.OwnerCuts ? "owners" : "shares"},
   };
   std::vector<std::string> Out;
   for (const auto &[Name, Value] : Values) {
@@ -362,7 +364,8 @@ std::string planSettingsSignature(const Settings &S) {
          ",teams=" + (S.MeasuredTeams ? "measured" : "plugin") +
          ",inspect=" + inspectName(S.Inspector) +
          ",starts=" + (S.ParallelStarts ? "parallel" : "serial") +
-         ",run_ahead=" + std::to_string(S.RunAheadUs);
+         ",run_ahead=" + std::to_string(S.RunAheadUs) +
+         ",cuts=" + (S.OwnerCuts ? "owners" : "shares");
 }
 
 void checkSettingsAgainstPool(const Settings &S,

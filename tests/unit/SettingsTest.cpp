@@ -155,6 +155,7 @@ TEST(Settings, ValuesRead) {
                     {"HETERO_INSPECT", "sync"},
                     {"HETERO_STARTS", "serial"},
                     {"HETERO_RUN_AHEAD", "0"},
+                    {"HETERO_CUTS", "shares"},
                     {"OMP_NUM_TEAMS", "264"}},
                    S)
                   .empty());
@@ -162,6 +163,7 @@ TEST(Settings, ValuesRead) {
   EXPECT_EQ(S.Inspector, Settings::Inspect::Sync);
   EXPECT_FALSE(S.ParallelStarts);
   EXPECT_EQ(S.RunAheadUs, 0u);
+  EXPECT_FALSE(S.OwnerCuts);
   EXPECT_TRUE(S.UserTeams);
   EXPECT_EQ(S.Info, 2);
   EXPECT_EQ(S.TraceFile, "/tmp/t.json");
@@ -232,6 +234,7 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAccepted) {
       {"HETERO_STARTS", "2", "HETERO_STARTS=2: expected parallel or serial"},
       {"HETERO_RUN_AHEAD", "on",
        "HETERO_RUN_AHEAD=on: expected an integer from 0 to 1000000"},
+      {"HETERO_CUTS", "owner", "HETERO_CUTS=owner: expected owners or shares"},
       {"HETERO_RUN_AHEAD", "1000001",
        "HETERO_RUN_AHEAD=1000001: expected an integer from 0 to 1000000"},
       {"HETERO_CPU_THREADS", "-1",
@@ -338,9 +341,12 @@ TEST(Settings, InForceListsEverySettingAndItsDefaults) {
   std::map<std::string, std::string> Env = {{"HETERO_CHUNKS", "4"}};
   ASSERT_TRUE(read(Env, S).empty());
   std::vector<std::string> Lines = settingsInForce(S, envOf(Env));
-  EXPECT_EQ(Lines.size(), 22u);
+  EXPECT_EQ(Lines.size(), 23u);
   EXPECT_NE(
       std::find(Lines.begin(), Lines.end(), "HETERO_RUN_AHEAD=200 (default)"),
+      Lines.end());
+  EXPECT_NE(
+      std::find(Lines.begin(), Lines.end(), "HETERO_CUTS=owners (default)"),
       Lines.end());
   EXPECT_NE(std::find(Lines.begin(), Lines.end(),
                       "HETERO_INSPECT=in-place (default)"),

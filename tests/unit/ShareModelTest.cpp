@@ -653,10 +653,13 @@ struct TwoKernels {
       : HeavySpread(HeavySpread), LightSpread(LightSpread), HeavyOne(HeavyOne),
         LightOne(LightOne), Speed(std::move(Speed)) {}
 
-  void round() {
+  /// One launch of each; the heavy one's copies between members are
+  /// OneMoved bytes on one GPU, SpreadMoved spread.
+  void round(uint64_t OneMoved = 0, uint64_t SpreadMoved = 0) {
     Heavy = M.shares("heavy", P, Gpus, HeavyNote, 6500);
     M.record("heavy", ran(Heavy, Speed),
              Heavy.size() == 1 ? HeavyOne : HeavySpread);
+    M.noteMoved("heavy", Heavy.size() == 1 ? OneMoved : SpreadMoved);
     Light = M.shares("light", P, Gpus, LightNote, 6500);
     M.record("light", ran(Light, Speed),
              Light.size() == 1 ? LightOne : LightSpread);
@@ -687,6 +690,55 @@ TEST(ShareModel, LaunchesOfOverheadsSettleOnOneAcceleratorWhenItIsFaster) {
   EXPECT_EQ(K.LightNote.rfind("settled-follow[heavy]:cuda:0=100.0%", 0), 0u)
       << K.LightNote;
   ASSERT_EQ(K.Light.size(), 1u);
+}
+
+// CloverLeaf's halo kernels over four H100s: on one GPU their cycle timed
+// faster, but it gathered what the spread layout keeps apart (whole arrays
+// onto one GPU, which the next kernels spread again), so every step moved
+// gigabytes. A cycle that copies more between members than the spread one
+// keeps the spread shares, whatever one timed cycle said.
+TEST(ShareModel, OneAcceleratorThatGathersTheSpreadDataLoses) {
+  TwoKernels K(1.0, 0.4, 0.8, 0.2);
+  for (int I = 0; I < 8; ++I)
+    K.round(/*OneMoved=*/64 << 20, /*SpreadMoved=*/1 << 20);
+  EXPECT_EQ(K.HeavyNote.rfind("settled[one=1000.000ms,spread=1400.000ms,"
+                              "moved=67108864/1048576B][one-gathers]:",
+                              0),
+            0u)
+      << K.HeavyNote;
+  EXPECT_EQ(K.Heavy.size(), 2u);
+  // Cycles that move about as much either way: one GPU wins.
+  TwoKernels Same(1.0, 0.4, 0.8, 0.2);
+  for (int I = 0; I < 8; ++I)
+    Same.round(1 << 20, 900 << 10);
+  EXPECT_EQ(Same.HeavyNote.rfind("settled-one[", 0), 0u) << Same.HeavyNote;
+}
+
+// The first trial decides for every kernel over those GPUs: a kernel of
+// overheads of another size that settles later goes where it went, or
+// stays spread, without a trial of its own that would leave it alone on
+// one GPU amid spread kernels (or spread amid kernels on one).
+TEST(ShareModel, LaterKernelsFollowTheFirstTrialsVerdict) {
+  for (bool OneWins : {true, false}) {
+    TwoKernels K(1.0, 0.4, OneWins ? 0.8 : 1.2, 0.2);
+    for (int I = 0; I < 8; ++I)
+      K.round();
+    ASSERT_EQ(K.Heavy.size(), OneWins ? 1u : 2u) << K.HeavyNote;
+    std::string LateNote;
+    std::vector<Share> Late;
+    for (int I = 0; I < 8; ++I) {
+      K.round();
+      Late = K.M.shares("late", K.P, K.Gpus, LateNote, 100);
+      K.M.record("late", ran(Late, K.Speed), Late.size() == 1 ? 0.1 : 0.05);
+    }
+    if (OneWins) {
+      EXPECT_EQ(LateNote.rfind("settled-one[as-decided]:cuda:0=100.0%", 0), 0u)
+          << LateNote;
+    } else {
+      EXPECT_EQ(LateNote.rfind("settled:", 0), 0u) << LateNote;
+      EXPECT_EQ(Late.size(), 2u);
+    }
+  }
 }
 
 // One GPU alone must save more than MinGain of the spread cycle: the spread

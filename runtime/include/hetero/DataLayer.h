@@ -142,6 +142,12 @@ public:
   RangeSet validOn(NodeId N, BufferId B) const;
   /// The bytes of B valid on node N and on no other node.
   RangeSet validOnlyOn(NodeId N, BufferId B) const;
+  /// ... of those, the ones in [Lo, Hi) (offsets in B): scans only the
+  /// ranges there (a buffer whose halo columns were copied holds
+  /// thousands).
+  RangeSet validOnlyOn(NodeId N, BufferId B, uint64_t Lo, uint64_t Hi) const;
+  /// Whether node N holds any byte of B that no other node does.
+  bool holdsAlone(NodeId N, BufferId B) const;
 
   /// What a kernel with these arguments may reach: the arguments' buffers
   /// and every external buffer (globals of the loaded images, which kernels
@@ -254,7 +260,8 @@ private:
   Status translateLocked(NodeId N, uintptr_t P, uintptr_t &Out);
   Status makeValidLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
   void markWrittenLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
-  RangeSet validOnlyOnLocked(NodeId N, const Buffer &B) const;
+  RangeSet validOnlyOnLocked(NodeId N, const Buffer &B, uint64_t Lo = 0,
+                             uint64_t Hi = UINT64_MAX) const;
   Status copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo, uint64_t Hi);
   /// write() to the home node: Written says whether it went there (else
   /// nothing changed, and the host takes the bytes: no home device, no

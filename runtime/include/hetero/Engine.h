@@ -55,6 +55,7 @@
 #include "hetero/IndirectCalls.h"
 #include "hetero/KernelStats.h"
 #include "hetero/MemberQueues.h"
+#include "hetero/OwnerAlign.h"
 #include "hetero/Policy.h"
 #include "hetero/Pool.h"
 #include "hetero/SectionCache.h"
@@ -172,6 +173,9 @@ private:
   /// Recent splits' sections, answered again where nothing they came from
   /// changed (LaunchRun::plan).
   SectionCache Sections;
+  /// Chunk boundaries where the data lives (HETERO_CUTS=owners;
+  /// LaunchRun::planChunks).
+  OwnerAlign Cuts;
   KernelStats Stats;
   KernelStats::Launch Last;
   /// Start and wait for the chunks of a launch over several GPUs, one

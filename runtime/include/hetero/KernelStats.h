@@ -7,7 +7,7 @@
 //       split=yes|settled-one(<member>)|no(<reason>)
 //       members=<member>:<iterations>:<busy ms>,... bytes_h2d= bytes_d2d=
 //       bytes_d2h= [shares=<phase>:<member>=<pct>,...]
-//       [teams=<member>=<grid>,...] [ran_ahead=<n>]
+//       [teams=<member>=<grid>,...] [ran_ahead=<n>] [aligned=<n>]
 //       [name="<function>(...) at <file>:<line>"]
 // (settled-one: every launch was planned as a split, and the share model
 // ran the last one on that member alone; shares: the last split launch's,
@@ -15,7 +15,9 @@
 // chose them; teams: the GPU members' grids, TeamsTrial::note) and a last
 // line with the process's totals. ran_ahead: the launches that returned
 // before their chunks ended (Engine.h's run-ahead); their chunks' busy times
-// are not known and count as 0.
+// are not known and count as 0. aligned: the launches whose chunk
+// boundaries moved from where the shares cut them to where the data they
+// write already lives (OwnerAlign.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_KERNELSTATS_H
@@ -47,6 +49,8 @@ public:
     std::string Shares; // a split's shares and who chose them
     std::string Teams;  // the GPU members' grids (TeamsTrial::note)
     bool RanAhead = false;
+    /// Its chunk boundaries moved to the data's owners (OwnerAlign.h).
+    bool Aligned = false;
     /// The member the share model ran this launch on alone (one chunk
     /// there), or empty.
     std::string Alone;
@@ -61,7 +65,7 @@ public:
 
 private:
   struct Record {
-    uint64_t Launches = 0, Split = 0, RanAhead = 0;
+    uint64_t Launches = 0, Split = 0, RanAhead = 0, Aligned = 0;
     std::string Reason; // of the first unsplit launch
     std::vector<std::pair<std::string, MemberUsage>> Members;
     uint64_t H2D = 0, D2D = 0, D2H = 0;

@@ -42,6 +42,7 @@
 // | HETERO_INSPECT         | in-place, background, sync or off       | in-place|
 // | HETERO_STARTS          | parallel or serial                      | parallel|
 // | HETERO_RUN_AHEAD       | 0 .. 1000000 microseconds               | 200     |
+// | HETERO_CUTS            | owners or shares                        | owners  |
 // clang-format on
 //
 // (HETERO_SHARES_FILE's default: $XDG_CACHE_HOME/hetero/shares.txt, else
@@ -91,6 +92,10 @@
 // read-back, a reduction's launch on the same GPU) waits for them (Engine.h).
 // 0: every launch waits for its chunks. Off under HETERO_HOST_COPY=1, whose
 // point is that a failed GPU's chunks can run again elsewhere.
+// HETERO_CUTS=owners: a boundary between two members' chunks goes where
+// the kernel's main buffer changes hands between their nodes, unless its
+// shares moved it since the kernel's last launch (OwnerAlign.h); shares:
+// where the kernel's shares cut its own iterations, every launch.
 // HETERO_GPU_SPLIT=k presents each GPU as k members cuda:<n>.0 ..
 // cuda:<n>.<k-1>, each with its own memory node (a k-th of the GPU's
 // memory), image copy, loop windows and worker, copying between each other
@@ -155,6 +160,8 @@ struct Settings {
   /// HETERO_RUN_AHEAD: microseconds; 0 off.
   uint64_t RunAheadUs = 200;
   static constexpr uint64_t MaxRunAheadUs = 1000000;
+  /// HETERO_CUTS=owners: chunk boundaries where the data lives.
+  bool OwnerCuts = true;
   /// OMP_NUM_TEAMS is set: the user chose the team count.
   bool UserTeams = false;
   /// STARPU_NCPU (or STARPU_NCPUS) / STARPU_NCUDA are set: StarPU's own

@@ -56,23 +56,32 @@
 //             the work they spread): the fastest of them alone, timed the
 //             same way (one launch moves the data, the next is timed); it
 //             is kept where it beats the spread shares by more than
-//             MinGain. Both are timed over a cycle: the timed launch and
+//             MinGain and its timed launch copies no more between members
+//             than the spread one did (MovedMargin, MovedSlack: one that
+//             gathers what the other kernels spread again since the
+//             launch before flips the layout at every launch, as
+//             CloverLeaf's advection kernels did; "[one-gathers]").
+//             Both are timed over a cycle: the timed launch and
 //             every launch of any kernel until its next launch (an
 //             iteration of the program's loop), since where this kernel's
 //             data lies decides what the others copy (CG's SpMV, dots and
 //             axpys: on two NVLinked H200s CG on a million rows ran 0.30 to
 //             0.41 ms per iteration spread over both and 0.26 on one). So
-//             the other kernels of its problem size and candidates that
-//             settled on spread accelerators and whose last launch was
-//             mostly overhead too take part: they run on the same member
-//             during the trial and settle with it ("one-trial[with=..]",
-//             "settled-one[with=..]"); tried kernel by kernel, each lost
-//             alone to the copies the others' spread layout caused. One
-//             trial per problem size at a time: a kernel that settles during
-//             another's joins it before its one member is tried, and keeps
-//             its spread shares after that. A launch whose GPUs are busy
-//             for most of it (Jacobi, Himeno, STREAM) never pays for that
-//             trial, nor joins one;
+//             the other kernels over the same candidates (of any problem
+//             size) that settled on spread accelerators and whose last
+//             launch was mostly overhead too take part: they run on the
+//             same member during the trial and settle with it
+//             ("one-trial[with=..]", "settled-one[with=..]"); tried kernel
+//             by kernel, each lost alone to the copies the others' spread
+//             layout caused. One trial at a time, and one only: its verdict
+//             is the program's, and a kernel of overheads that settles
+//             later goes where it went ("settled-one[as-decided]") or stays
+//             spread. Decided kernel by kernel or size by size, the
+//             layout flipped at every launch (CloverLeaf over four H100s:
+//             the advection kernels on one GPU, the halo kernels beside
+//             them spread, 250-340 GB copied in 87 steps). A launch whose
+//             GPUs are busy for most of it (Jacobi, Himeno, STREAM) never
+//             pays for that trial, nor joins one;
 //   verify    when mixed won: its launches are timed again once the other
 //             kernels have settled too (the second after settling; the
 //             first moves data). Each kernel chose on its own, and a
@@ -133,6 +142,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -165,6 +175,14 @@ public:
   bool untimed(const std::string &Key) const;
   /// Counts a launch of Key that was not timed (untimed() held).
   void recordUntimed(const std::string &Key);
+  /// The bytes a launch of Key copied between members (after record()):
+  /// kept for the launches that open a cycle under timing (see "one").
+  void noteMoved(const std::string &Key, uint64_t Bytes);
+  /// One member alone is kept only where the launch that opens its cycle
+  /// copies at most this many bytes more between members than the one that
+  /// opened the spread cycle (and at most MovedSlack times as many).
+  static constexpr uint64_t MovedMargin = 1 << 20;
+  static constexpr double MovedSlack = 1.25;
 
   /// Below this part of the pool's speed, the CPU pool is left out.
   static constexpr double MinGain = 0.05;
@@ -238,6 +256,9 @@ private:
     std::set<std::string> Left; // stalled leaders it left: never again
     double Cycle = 0;           // a timed launch's wall and its followers'
     double SpreadWall = 0;      // the cycle of the settled (spread) shares
+    bool Opening = false;       // the next noteMoved is the cycle's opener's
+    uint64_t OpenMoved = 0;     // what the launch opening the cycle copied
+    uint64_t SpreadMoved = 0;   // ... the spread cycle's
     double Overhead = 0;        // of its last launch (see overhead())
     std::string Trial; // key of the kernel in whose one-trial it takes part
     std::vector<Share> Static, Handed, Mixed, Accel, Settled, One;
@@ -261,7 +282,7 @@ private:
   /// (Usage), when it ran S spread over accelerators only; else 0.
   static double overhead(const Entry &E, const std::vector<Share> &S,
                          const std::vector<MemberUsage> &Usage, double Wall);
-  /// Whether X is another kernel of E's problem size and candidates.
+  /// Whether X is another kernel over E's candidates.
   static bool inGroup(const Entry &E, const Entry &X);
   /// Whether P runs the one-accelerator trial's shares.
   static bool inOneTrial(Phase P);
@@ -298,6 +319,10 @@ private:
     uint64_t Launches = 0;
     double Gain = 0, MoveCost = 0;
   };
+
+  /// Per candidate set, what its first one-accelerator trial decided: the
+  /// member all kernels of overheads go to, or none (they stay spread).
+  std::map<std::vector<size_t>, std::optional<size_t>> Verdicts;
 
   bool Enabled;
   std::string Scope;

@@ -1,0 +1,331 @@
+//===- OwnerAlign.cpp - Chunk boundaries where the data already lives -----===//
+#include "hetero/OwnerAlign.h"
+
+#include "hetero/WindowSections.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace hetero {
+
+namespace {
+
+/// Kept answers at most (per map): a program with more kernels and sizes
+/// than this starts over rather than growing.
+constexpr size_t MaxKept = 1 << 14;
+
+/// Env without its memory: a (load ...) fails and sets Loaded (such a
+/// kernel is left as cut, and reading its index arrays here would cost what
+/// the inspector saves).
+DescEnv withoutLoads(const DescEnv &Env, bool &Loaded) {
+  DescEnv W;
+  W.Args = Env.Args;
+  W.Load = [&Loaded](uint64_t, void *, unsigned) {
+    Loaded = true;
+    return false;
+  };
+  W.LoadRange = [&Loaded](uint64_t, unsigned, uint64_t, uint64_t, bool,
+                          int64_t &, int64_t &) {
+    Loaded = true;
+    return false;
+  };
+  return W;
+}
+
+/// The lowest address access Access touches at iteration T.
+std::optional<uint64_t> startAt(const KernelDescriptor &D, const DescEnv &Env,
+                                const std::vector<uint64_t> &Trips, uint64_t T,
+                                size_t Access) {
+  std::vector<WindowSection> S;
+  std::string Err;
+  if (!windowSections(D, Env, Trips, T, T + 1, S, Err) || Access >= S.size() ||
+      S[Access].Ranges.empty())
+    return std::nullopt;
+  return S[Access].Ranges.front().first;
+}
+
+} // namespace
+
+bool ownershipBoundary(const RangeSet &LeftOnly, const RangeSet &RightOnly,
+                       uint64_t Lo, uint64_t Hi, uint64_t Near, uint64_t &X) {
+  std::vector<Range> L = LeftOnly.intersect(Lo, Hi);
+  std::vector<Range> R = RightOnly.intersect(Lo, Hi);
+  if (L.empty() || R.empty())
+    return false; // no evidence of where one's data ends and the other's starts
+  // Agreement(X): the left's bytes below X and the right's above it. It is
+  // linear between the ranges' endpoints, so its maximum is at endpoints.
+  std::vector<uint64_t> Ends{Lo, Hi};
+  for (const std::vector<Range> *Set : {&L, &R})
+    for (const Range &G : *Set) {
+      Ends.push_back(G.Lo);
+      Ends.push_back(G.Hi);
+    }
+  std::sort(Ends.begin(), Ends.end());
+  Ends.erase(std::unique(Ends.begin(), Ends.end()), Ends.end());
+  // The bytes of Set below each of Ends (both sorted), in one pass.
+  auto Below = [&Ends](const std::vector<Range> &Set) {
+    std::vector<uint64_t> Out;
+    uint64_t Done = 0; // bytes of the ranges wholly below
+    size_t G = 0;
+    for (uint64_t At : Ends) {
+      while (G < Set.size() && Set[G].Hi <= At)
+        Done += Set[G].Hi - Set[G].Lo, ++G;
+      Out.push_back(Done +
+                    (G < Set.size() && Set[G].Lo < At ? At - Set[G].Lo : 0));
+    }
+    return Out;
+  };
+  std::vector<uint64_t> LeftBelow = Below(L), RightBelow = Below(R);
+  std::vector<uint64_t> Score;
+  for (size_t I = 0; I < Ends.size(); ++I)
+    Score.push_back(LeftBelow[I] + RightBelow.back() - RightBelow[I]);
+  uint64_t Best = *std::max_element(Score.begin(), Score.end());
+  // Every stretch where it is greatest (bytes valid on both or on neither
+  // leave it flat, as a halo exchange does): the point nearest Near.
+  bool Found = false;
+  uint64_t Dist = 0;
+  for (size_t I = 0; I < Ends.size(); ++I) {
+    if (Score[I] != Best)
+      continue;
+    size_t J = I;
+    while (J + 1 < Ends.size() && Score[J + 1] == Best)
+      ++J;
+    uint64_t P = std::clamp(Near, Ends[I], Ends[J]);
+    uint64_t D = P > Near ? P - Near : Near - P;
+    if (!Found || D < Dist) {
+      Found = true;
+      Dist = D;
+      X = P;
+    }
+    I = J;
+  }
+  return Found;
+}
+
+void OwnerAlign::clear() {
+  Reading.clear();
+  LastCuts.clear();
+  Reaches.clear();
+  Boundaries.clear();
+}
+
+bool OwnerAlign::reach(const Window &W, const KernelDescriptor &D,
+                       const DescEnv &Env,
+                       const std::vector<uintptr_t> &ArgBegins,
+                       const DataLayer &Layer, Reach &Out) const {
+  std::vector<WindowSection> S;
+  std::string Err;
+  if (!windowSections(D, Env, W.Trips, W.Lo, W.Hi, S, Err))
+    return false;
+  // The main buffer: the access that writes the most bytes, else the one
+  // that reads the most.
+  uint64_t Best = 0;
+  bool BestWrites = false;
+  for (size_t A = 0; A < S.size(); ++A) {
+    bool Writes = S[A].Kind == AccessKind::Write;
+    if ((!Writes && S[A].Kind != AccessKind::Read) || S[A].Ranges.empty())
+      continue;
+    uint64_t Lo = S[A].Ranges.front().first, Hi = S[A].Ranges.back().second;
+    if (BestWrites && !Writes)
+      continue;
+    if ((Writes && !BestWrites) || Hi - Lo > Best) {
+      const DescExpr &Base = D.expr(D.accesses()[A].Base);
+      std::optional<BufferInfo> B =
+          Base.Kind == ExprKind::Arg && Base.Index < ArgBegins.size()
+              ? Layer.find(ArgBegins[Base.Index])
+              : Layer.findForPointer(S[A].Base);
+      if (!B || Lo < B->base() || Hi > B->base() + B->Size)
+        continue;
+      Best = Hi - Lo;
+      BestWrites = Writes;
+      Out = {true, A, B->Id, Lo - B->base(), Hi - B->base()};
+    }
+  }
+  return Out.Known;
+}
+
+bool OwnerAlign::boundary(const Window &W, const Reach &R, uint64_t X,
+                          const KernelDescriptor &D, const DescEnv &Env,
+                          uint64_t &P) const {
+  uint64_t Addr = R.Buffer + X;
+  std::optional<uint64_t> First = startAt(D, Env, W.Trips, W.Lo, R.Access);
+  std::optional<uint64_t> Last = startAt(D, Env, W.Trips, W.Hi - 1, R.Access);
+  if (!First || !Last || *First > *Last)
+    return false; // the access does not move forward with the iterations
+  // The first iteration in [Lo, Hi] whose access starts at or beyond Addr.
+  uint64_t Lo = W.Lo, Hi = W.Hi;
+  if (*First >= Addr)
+    Hi = Lo;
+  else if (*Last < Addr)
+    Lo = Hi;
+  while (Lo < Hi) {
+    uint64_t Mid = Lo + (Hi - Lo) / 2;
+    std::optional<uint64_t> At = startAt(D, Env, W.Trips, Mid, R.Access);
+    if (!At)
+      return false;
+    if (*At >= Addr)
+      Hi = Mid;
+    else
+      Lo = Mid + 1;
+  }
+  // Monotone where it was bisected: the iteration before starts below.
+  if (Lo > W.Lo && Lo < W.Hi) {
+    std::optional<uint64_t> Before = startAt(D, Env, W.Trips, Lo - 1, R.Access);
+    std::optional<uint64_t> At = startAt(D, Env, W.Trips, Lo, R.Access);
+    if (!Before || !At || *Before >= Addr || *At < Addr)
+      return false;
+    // X inside the iteration before (a row whose first element another
+    // kernel wrote): the boundary of the two starts nearer to X.
+    if (Addr - *Before < *At - Addr)
+      --Lo;
+  }
+  P = Lo;
+  return true;
+}
+
+bool OwnerAlign::toOwner(Window W, const KernelDescriptor &D,
+                         const DescEnv &Env,
+                         const std::vector<uintptr_t> &ArgBegins,
+                         const std::vector<NodeId> &Nodes,
+                         const DataLayer &Layer,
+                         std::vector<ChunkSpec> &Chunks) {
+  W.Lo = 0;
+  W.Hi = Chunks.back().Hi;
+  Reach Re;
+  if (auto Found = Reaches.find(W); Found != Reaches.end()) {
+    Re = Found->second;
+  } else {
+    bool Loaded = false;
+    bool Ok = reach(W, D, withoutLoads(Env, Loaded), ArgBegins, Layer, Re);
+    if (Loaded)
+      Reading.insert(W.Key);
+    Re.Known = Ok && !Loaded;
+    Reaches.emplace(W, Re);
+  }
+  if (!Re.Known || Re.Hi <= Re.Lo)
+    return false;
+  // A launch over a small part of its buffer only: one over all of it that
+  // ran on one member would gather it there, and make the arrays it reads
+  // valid there too, which decides the next kernel's owner (TeaLeaf's CG
+  // kernels flipped between one GPU and all of them, launch by launch).
+  std::optional<BufferInfo> B = Layer.find(Re.Buffer);
+  if (!B || (Re.Hi - Re.Lo) * MinOwnerRatio > B->Size)
+    return false;
+  // The bytes each chunk's node holds alone of what the launch reaches.
+  size_t Owner = 0;
+  uint64_t Most = 0, Others = 0;
+  for (size_t I = 0; I < Chunks.size(); ++I) {
+    if (std::find(Nodes.begin(), Nodes.begin() + I, Nodes[I]) !=
+        Nodes.begin() + I)
+      continue; // counted
+    uint64_t Only =
+        Layer.validOnlyOn(Nodes[I], Re.Buffer, Re.Lo, Re.Hi).bytes();
+    if (Only > Most) {
+      Others += Most;
+      Most = Only;
+      Owner = I;
+    } else {
+      Others += Only;
+    }
+  }
+  if (2 * Most < Re.Hi - Re.Lo || Others * MinOwnerRatio > Most)
+    return false;
+  // And the buffer is spread: another of them holds a part of it alone
+  // (data that is all where it was mapped has no owner yet).
+  bool Spread = false;
+  for (size_t I = 0; I < Chunks.size() && !Spread; ++I)
+    Spread = Nodes[I] != Nodes[Owner] && Layer.holdsAlone(Nodes[I], Re.Buffer);
+  if (!Spread)
+    return false;
+  Chunks = {{Chunks[Owner].Member, 0, W.Hi}};
+  return true;
+}
+
+unsigned OwnerAlign::align(const std::string &Key, const KernelDescriptor &D,
+                           const DescEnv &Env,
+                           const std::vector<uintptr_t> &ArgBegins,
+                           const std::vector<uint64_t> &Trips,
+                           const std::vector<NodeId> &Nodes,
+                           const DataLayer &Layer,
+                           std::vector<ChunkSpec> &Chunks) {
+  if (Chunks.size() < 2 || Nodes.size() != Chunks.size() || Reading.count(Key))
+    return 0;
+  if (LastCuts.size() > MaxKept || Reaches.size() > MaxKept ||
+      Boundaries.size() > MaxKept)
+    clear();
+  // The shares' cuts, and whether each is where this kernel's last launch
+  // had it (or the kernel is new: then its boundaries are the owners').
+  std::vector<Cut> Cuts;
+  for (size_t I = 0; I + 1 < Chunks.size(); ++I)
+    Cuts.push_back({Chunks[I].Member, Chunks[I + 1].Member, Chunks[I].Hi});
+  auto Last = LastCuts.find(Key);
+  bool Known = Last != LastCuts.end();
+  std::vector<Cut> Before = Known ? Last->second : std::vector<Cut>();
+  LastCuts[Key] = Cuts;
+
+  Window W;
+  W.Key = Key;
+  W.Trips = Trips;
+  for (unsigned A : D.argsUsed())
+    W.Args.push_back(A < Env.Args.size() ? Env.Args[A] : 0);
+  bool SharesMovedAny = false;
+  for (const Cut &C : Cuts)
+    SharesMovedAny |=
+        Known && std::find(Before.begin(), Before.end(), C) == Before.end();
+  if (!SharesMovedAny && toOwner(W, D, Env, ArgBegins, Nodes, Layer, Chunks))
+    return 1;
+  unsigned Moved = 0;
+  for (size_t I = 0; I + 1 < Chunks.size(); ++I) {
+    ChunkSpec &L = Chunks[I], &R = Chunks[I + 1];
+    bool SharesMoved = Known && std::find(Before.begin(), Before.end(),
+                                          Cuts[I]) == Before.end();
+    if (L.Member == R.Member || Nodes[I] == Nodes[I + 1] || SharesMoved ||
+        L.Hi <= L.Lo || R.Hi <= R.Lo)
+      continue;
+    // The band the boundary may move in: half the smaller chunk either side
+    // of where the shares cut (so no chunk loses more than half of its
+    // iterations, nor is emptied).
+    uint64_t Band =
+        std::max<uint64_t>(1, std::min(L.Hi - L.Lo, R.Hi - R.Lo) / 2);
+    W.Lo = L.Hi - std::min(Band, L.Hi - L.Lo);
+    W.Hi = R.Lo + std::min(Band, R.Hi - R.Lo);
+    bool Loaded = false;
+    DescEnv Watched = withoutLoads(Env, Loaded);
+    Reach Re;
+    if (auto Found = Reaches.find(W); Found != Reaches.end()) {
+      Re = Found->second;
+    } else {
+      bool Ok = reach(W, D, Watched, ArgBegins, Layer, Re);
+      std::optional<uint64_t> Near;
+      if (Ok)
+        Near = startAt(D, Watched, Trips, R.Lo, Re.Access);
+      if (Loaded)
+        Reading.insert(Key);
+      Re.Known = !Loaded && Ok && Near && *Near >= Re.Buffer;
+      Re.Near = Re.Known ? *Near - Re.Buffer : 0;
+      Reaches.emplace(W, Re);
+    }
+    uint64_t X, P = R.Lo;
+    if (!Re.Known ||
+        !ownershipBoundary(
+            Layer.validOnlyOn(Nodes[I], Re.Buffer, Re.Lo, Re.Hi),
+            Layer.validOnlyOn(Nodes[I + 1], Re.Buffer, Re.Lo, Re.Hi), Re.Lo,
+            Re.Hi, Re.Near, X))
+      continue;
+    if (auto Kept = Boundaries.find({W, X}); Kept != Boundaries.end())
+      P = Kept->second;
+    else if (boundary(W, Re, X, D, Watched, P) && !Loaded)
+      Boundaries.emplace(std::make_pair(W, X), P);
+    else
+      continue;
+    if (P != R.Lo)
+      ++Moved;
+    L.Hi = R.Lo = P;
+  }
+  Chunks.erase(std::remove_if(Chunks.begin(), Chunks.end(),
+                              [](const ChunkSpec &C) { return C.Hi <= C.Lo; }),
+               Chunks.end());
+  return Moved;
+}
+
+} // namespace hetero
