@@ -720,6 +720,19 @@ RangeSet DataLayer::validOnlyOn(NodeId N, BufferId Id) const {
   return B ? validOnlyOnLocked(N, *B) : RangeSet();
 }
 
+uint64_t DataLayer::bytesMissing(NodeId N, BufferId Id,
+                                 const RangeSet &R) const {
+  Lock L(Mutex);
+  Buffer *B = byId(Id);
+  if (!B)
+    return 0;
+  uint64_t Missing = 0;
+  for (const Range &G : R.ranges())
+    for (const Range &M : B->Valid[N].missing(G.Lo, G.Hi))
+      Missing += M.Hi - M.Lo;
+  return Missing;
+}
+
 bool DataLayer::holdsAlone(NodeId N, BufferId Id) const {
   Lock L(Mutex);
   Buffer *B = byId(Id);

@@ -23,6 +23,11 @@ void KernelStats::record(const std::string &Kernel, const Launch &L,
     ++R.RanAhead;
   if (L.Aligned)
     ++R.Aligned;
+  if (L.Split && !L.Alone.empty())
+    ++R.OneLaunches;
+  if (L.Owner)
+    ++R.OwnerLaunches;
+  R.Needed += L.Needed;
   for (const auto &[Name, U] : L.Members) {
     auto M = R.Members.begin();
     while (M != R.Members.end() && M->first != Name)
@@ -64,6 +69,12 @@ void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
         R.RanAhead ? " ran_ahead=" + std::to_string(R.RanAhead) : "";
     if (R.Aligned)
       Tail += " aligned=" + std::to_string(R.Aligned);
+    if (R.OneLaunches)
+      Tail += " one_launches=" + std::to_string(R.OneLaunches);
+    if (R.OwnerLaunches)
+      Tail += " owner_launches=" + std::to_string(R.OwnerLaunches);
+    if (R.Needed)
+      Tail += " bytes_needed=" + std::to_string(R.Needed);
     if (!R.Display.empty())
       Tail += " name=\"" + R.Display + "\"";
     fprintf(Out,

@@ -195,6 +195,7 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
     Rec.Aligned = E.Cuts.align(K.Name + "#" + std::to_string(Total), *K.Desc,
                                Env, R.Args, Trips, Nodes, Layer, Cut) > 0;
     AllOnOne = Cut.size() == 1;
+    Rec.Owner = AllOnOne;
   }
   for (const ChunkSpec &S : Cut) {
     Chunk C;
@@ -253,6 +254,8 @@ Status LaunchRun::prepareSections(Chunk &C) {
     if (Status S = Layer.makeValid(Node, B.Id, 0, B.Size); !S)
       return S;
   for (const BufferAccess &A : C.Sections->Buffers) {
+    if (E.Config.Stats)
+      Rec.Needed += Layer.bytesMissing(Node, A.B.Id, A.Read);
     // Write sections too: they over-approximate what the chunk writes, and
     // afterwards they are valid on this node only. Copies queued in other
     // members' lanes that read those bytes here land first.
@@ -657,6 +660,7 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
     return S.ok();
   };
   for (;;) {
+    Rec.Needed = 0; // of the chunks prepared for this plan
     if (!plan(Shares, Reason)) {
       if (!CopiesLanded())
         return Outcome::Failed;

@@ -2,7 +2,8 @@
 //
 // What KernelStats.h promises of a kernel's line: the reason of its first
 // unsplit launch whatever came before it, the launches that ran ahead
-// counted apart, and the fields left out when they say nothing.
+// counted apart, split launches by how they ran, the bytes their reads
+// needed, and the fields left out when they say nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "hetero/KernelStats.h"
@@ -86,4 +87,29 @@ TEST(KernelStats, SettledOnOneMemberIsSaid) {
   EXPECT_NE(Lines.find("kernel=j launches=2 split=yes split_launches=2 "),
             std::string::npos)
       << Lines;
+}
+
+// Split launches by how they ran: over several members, on one member the
+// share model chose, on the member holding their data; and what their
+// chunks read from elsewhere, beside what was copied.
+TEST(KernelStats, LaunchesByShapeAndTheBytesTheirReadsNeeded) {
+  KernelStats S;
+  KernelStats::Launch Spread = launch(true, false), One = Spread,
+                      Owner = Spread;
+  Spread.Needed = 100;
+  Spread.Aligned = true;
+  One.Alone = "cuda:0";
+  Owner.Owner = true;
+  Owner.Needed = 8;
+  for (const KernelStats::Launch &L : {Spread, Spread, One, Owner})
+    S.record("k", L);
+  std::string Lines = printed(S);
+  EXPECT_NE(Lines.find(" aligned=2 one_launches=1 owner_launches=1 "
+                       "bytes_needed=208\n"),
+            std::string::npos)
+      << Lines;
+  KernelStats Quiet;
+  Quiet.record("k", launch(true, false));
+  for (const char *Field : {"one_launches", "owner_launches", "bytes_needed"})
+    EXPECT_EQ(printed(Quiet).find(Field), std::string::npos) << Field;
 }

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Public OpenMP offload applications, unchanged, under hetero: the evidence
-that real codes split (issue 12). Each app is pinned to a commit; it is built
-twice, by hetero's clang (`-fopenmp-targets=hetero`) and by plain clang-19
-for nvptx64 and x86_64 (what the user would otherwise run, as
-examples/CMakeLists.txt builds bench.py's baseline).
+that real codes split (issue 12), and the ones that must scale over several
+GPUs (CloverLeaf, TeaLeaf: issue 38). Each app is pinned to a commit; it is
+built twice, by hetero's clang (`-fopenmp-targets=hetero`) and by plain
+clang-19 for nvptx64 and x86_64 (what the user would otherwise run, as
+examples/CMakeLists.txt builds bench.py's baseline); an app with a CMake
+build of its own is configured by it, with only the compiler and its offload
+flags set.
 
   apps.py fetch --src DIR                 git clone + checkout of each app
   apps.py build --src DIR --out BIN [--build BUILD] [--apps a,b]
@@ -15,7 +18,10 @@ examples/CMakeLists.txt builds bench.py's baseline).
                                           under the stock cuda plugin against
                                           the hetero build (default pool, GPU
                                           only), repetitions interleaved;
-                                          wall, peak RSS, verification
+                                          wall, peak RSS, verification; the
+                                          bytes copied between members
+                                          against what the chunks' reads
+                                          needed (the exact halo)
 
 An app is verified when it exits 0, its own check line matches and no
 failure line appears. The apps write files into their working directory
@@ -23,6 +29,7 @@ failure line appears. The apps write files into their working directory
 import argparse
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -34,7 +41,7 @@ HECBENCH = ("zjin-lcf/HeCBench", "f27000a5188f8ac79bd43fc95a1b3f890c18823d")
 
 class App:
     def __init__(self, name, repo, commit, subdir, cc, sources, flags, small,
-                 gpu, verify, checksum=None):
+                 gpu, verify, checksum=None, cmake=None):
         self.name, self.repo, self.commit = name, repo, commit
         self.subdir, self.cc, self.sources = subdir, cc, sources
         self.flags, self.small, self.gpu, self.verify = flags, small, gpu, verify
@@ -42,6 +49,9 @@ class App:
         # the checksums of their default inputs only): the checksum must be
         # the plain build's on the host.
         self.checksum = checksum
+        # (the app's CMake options, the executable it builds) for an app
+        # built by its own CMake; {offload} is the offload flags.
+        self.cmake = cmake
 
     def checkout(self, src):
         return os.path.join(src, self.repo.split("/")[1])
@@ -96,8 +106,26 @@ APPS = [
     hec("md-omp", ["main.cpp"], ["-I../md-cuda", "-DSINGLE_PRECISION"],
         ["0", "10"], ["3", "1000"], md_error),
     hec("rtm8-omp", ["rtm8.cpp"], [], ["2"], ["100"], r"PASS"),
+    App("cloverleaf", "UoB-HPC/CloverLeaf",
+        "ba256dccb033d385c23a4a02983b2d137eebeca4", "", "clang++", [], [],
+        ["--file", "{checkout}/InputDecks/clover_bm_short.in"],
+        ["--file", "{checkout}/InputDecks/clover_bm16_short.in"],
+        r"Outcome: PASSED",
+        cmake=(["-DMODEL=omp-target", "-DOFFLOAD=ON",
+                "-DOFFLOAD_FLAGS={offload}"], "omp-target-cloverleaf")),
+    App("tealeaf", "UoB-HPC/TeaLeaf",
+        "e70261c0be40537da75b258108ed2898f84f3c58", "", "clang++", [], [],
+        ["--file", "{checkout}/tea.in", "--problems",
+         "{checkout}/tea.problems"],
+        ["--file", "{checkout}/Benchmarks/tea_bm_5.in", "--problems",
+         "{checkout}/tea.problems"],
+        r"PASSED",
+        cmake=(["-DMODEL=omp", "-DOFFLOAD=ON", "-DOFFLOAD_FLAGS={offload}"],
+               "omp-tealeaf")),
 ]
-FAILRE = r"(?i)\bFAIL|Validation failed|\(INVALID\)|error:|Verification failed"
+# "error:" followed by a number is a residual (TeaLeaf's "Error: 7.8e-31").
+FAILRE = (r"(?i)\bFAIL|Validation failed|\(INVALID\)|error:(?!\s*[-+0-9.])"
+          r"|Verification failed")
 
 
 def chosen(names):
@@ -172,6 +200,9 @@ def build(a):
                  "-L" + os.path.join(build_dir, "lib"),
                  "-Wl,-rpath," + os.path.join(build_dir, "lib")]
         env = dict(os.environ, HETERO_OFFLOAD_ARCH=a.arch)
+        if app.cmake:
+            failed += cmake_build(app, where, hetero, plain, out, env)
+            continue
         for kind, cmd in (("hetero", hetero), ("plain", plain)):
             argv = (cmd + app.flags + app.sources
                     + ["-o", os.path.join(out, "%s.%s" % (app.name, kind)),
@@ -184,6 +215,50 @@ def build(a):
                 failed += 1
                 sys.stdout.write(r.stderr[-2000:])
     return 1 if failed else 0
+
+
+def cmake_build(app, where, hetero, plain, out, env):
+    """Configures and builds an app by its own CMake, once per compiler
+    line (the compiler, then its offload and link flags), into
+    out/<app>.<kind>. Returns the number of failed builds."""
+    options, exe = app.cmake
+    failed = 0
+    for kind, cmd in (("hetero", hetero), ("plain", plain)):
+        build = os.path.join(out, "%s.%s.build" % (app.name, kind))
+        flags = " ".join(f for f in cmd[1:] if not f.startswith(("-L", "-Wl")))
+        link = " ".join(f for f in cmd[1:] if f.startswith(("-L", "-Wl")))
+        steps = [["cmake", "-S", where, "-B", build,
+                  "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_COMPILER=" + cmd[0],
+                  "-DCXX_EXTRA_LINK_FLAGS=" + link]
+                 + [o.replace("{offload}", flags) for o in options],
+                 ["cmake", "--build", build, "-j", str(os.cpu_count() or 2)]]
+        r = None
+        for step in steps:
+            r = subprocess.run(step, env=env, capture_output=True, text=True)
+            if r.returncode != 0:
+                break
+        if r.returncode == 0:
+            shutil.copy(os.path.join(build, exe),
+                        os.path.join(out, "%s.%s" % (app.name, kind)))
+        print("%s %-14s %s" % ("built " if r.returncode == 0 else "FAILED",
+                               app.name, kind))
+        if r.returncode != 0:
+            failed += 1
+            sys.stdout.write((r.stdout + r.stderr)[-2000:])
+    return failed
+
+
+def moved_lines(text):
+    """The bytes copied between members against what the chunks' reads
+    needed from other members (HETERO_STATS: the exact halo)."""
+    total = re.search(r"hetero-stats total .*bytes_d2d=(\d+)", text)
+    needed = sum(int(n) for n in re.findall(r" bytes_needed=(\d+)", text))
+    if not total:
+        return []
+    d2d = int(total.group(1))
+    return ["  between members %.3f GB; the chunks' reads needed %.3f GB "
+            "(%s)" % (d2d / 1e9, needed / 1e9,
+                      "%.2fx" % (d2d / needed) if needed else "-")]
 
 
 def kernel_lines(text):
@@ -249,6 +324,9 @@ def config_env(cfg, shares):
     e["HETERO_SHARES_FILE"] = shares
     if cfg == "hetero-gpus":
         e["HETERO_MEMBERS"] = "cuda:0"
+    elif cfg.startswith("hetero-gpus"):  # hetero-gpus<n>: the first n GPUs
+        e["HETERO_MEMBERS"] = ",".join(
+            "cuda:%d" % g for g in range(int(cfg[len("hetero-gpus"):])))
     return e
 
 
@@ -261,9 +339,10 @@ def run(a):
     bad = 0
     for app in chosen(a.apps):
         args = args_of(app, app.gpu, a.src)
-        res = {c: {"wall": [], "rss": [], "ok": []} for c in CONFIGS}
+        configs = a.configs.split(",")
+        res = {c: {"wall": [], "rss": [], "ok": []} for c in configs}
         for r in range(a.reps):
-            for cfg in CONFIGS:
+            for cfg in configs:
                 exe = os.path.join(a.bin, app.name + (
                     ".plain" if cfg == "stock" else ".hetero"))
                 rc, text, wall, rss = run_one([exe] + args,
@@ -279,15 +358,15 @@ def run(a):
         env["HETERO_STATS"] = "1"
         _, text, _, _ = run_one([os.path.join(a.bin, app.name + ".hetero")]
                                 + args, env)
-        base = statistics.median(res["stock"]["wall"])
-        for cfg in CONFIGS:
+        base = statistics.median(res[configs[0]]["wall"])
+        for cfg in configs:
             w = statistics.median(res[cfg]["wall"])
             bad += sum(res[cfg]["ok"]) != a.reps
             print("%-14s %-12s wall %7.3f s  %.3fx  RSS %6.0f MiB  verified "
                   "%d/%d" % (app.name, cfg, w, base / w,
                              statistics.median(res[cfg]["rss"]),
                              sum(res[cfg]["ok"]), a.reps), flush=True)
-        for line in kernel_lines(text):
+        for line in kernel_lines(text) + moved_lines(text):
             print(line)
     return 1 if bad else 0
 
@@ -313,6 +392,10 @@ def main():
         if name == "run":
             s.add_argument("--reps", type=int, default=3)
             s.add_argument("--out", default="apps-results")
+            s.add_argument("--configs", default=",".join(CONFIGS),
+                           help="stock, hetero, hetero-gpus (cuda:0 alone) "
+                           "or hetero-gpus<n> (the first n GPUs); ratios "
+                           "are to the first")
     a = p.parse_args()
     # The apps run in fresh working directories.
     a.src = os.path.abspath(a.src)

@@ -148,6 +148,8 @@ public:
   RangeSet validOnlyOn(NodeId N, BufferId B, uint64_t Lo, uint64_t Hi) const;
   /// Whether node N holds any byte of B that no other node does.
   bool holdsAlone(NodeId N, BufferId B) const;
+  /// The bytes of R (offsets in B) not valid on node N.
+  uint64_t bytesMissing(NodeId N, BufferId B, const RangeSet &R) const;
 
   /// What a kernel with these arguments may reach: the arguments' buffers
   /// and every external buffer (globals of the loaded images, which kernels

@@ -8,6 +8,7 @@
 //       members=<member>:<iterations>:<busy ms>,... bytes_h2d= bytes_d2d=
 //       bytes_d2h= [shares=<phase>:<member>=<pct>,...]
 //       [teams=<member>=<grid>,...] [ran_ahead=<n>] [aligned=<n>]
+//       [one_launches=<n>] [owner_launches=<n>] [bytes_needed=<n>]
 //       [name="<function>(...) at <file>:<line>"]
 // (settled-one: every launch was planned as a split, and the share model
 // ran the last one on that member alone; shares: the last split launch's,
@@ -17,7 +18,14 @@
 // before their chunks ended (Engine.h's run-ahead); their chunks' busy times
 // are not known and count as 0. aligned: the launches whose chunk
 // boundaries moved from where the shares cut them to where the data they
-// write already lives (OwnerAlign.h).
+// write already lives (OwnerAlign.h). one_launches: the split launches
+// the share model ran on one member alone (its trials and settled-one);
+// owner_launches: those that ran on the member holding their data, as one
+// chunk (OwnerAlign.h); the rest of split_launches ran over several.
+// bytes_needed: what the split launches' chunks read that their nodes did
+// not hold (the exact halo, with the first distribution of the data);
+// bytes_d2d beyond it are copies of write sections (which over-approximate
+// what chunks write) and of whole buffers.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_KERNELSTATS_H
@@ -51,6 +59,10 @@ public:
     bool RanAhead = false;
     /// Its chunk boundaries moved to the data's owners (OwnerAlign.h).
     bool Aligned = false;
+    /// It ran on the member holding its data, as one chunk.
+    bool Owner = false;
+    /// What its chunks read that their nodes did not hold.
+    uint64_t Needed = 0;
     /// The member the share model ran this launch on alone (one chunk
     /// there), or empty.
     std::string Alone;
@@ -66,6 +78,7 @@ public:
 private:
   struct Record {
     uint64_t Launches = 0, Split = 0, RanAhead = 0, Aligned = 0;
+    uint64_t OneLaunches = 0, OwnerLaunches = 0, Needed = 0;
     std::string Reason; // of the first unsplit launch
     std::vector<std::pair<std::string, MemberUsage>> Members;
     uint64_t H2D = 0, D2D = 0, D2H = 0;

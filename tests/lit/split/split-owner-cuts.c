@@ -7,7 +7,8 @@
 // cut where each kernel's shares say, every sweep moves those rows to one
 // member and back (512 KB a sweep here). Cut where the rows already live
 // (HETERO_CUTS=owners, the default), a sweep moves the halo rows the
-// smoothing reads and nothing else: 2 boundaries x 2 rows x 998 doubles. Compared bit for bit with serial host loops; bytes counted over
+// smoothing reads and nothing else: 2 boundaries x 2 rows x 998 doubles,
+// which is what HETERO_STATS says the chunks' reads needed (bytes_needed). Compared bit for bit with serial host loops; bytes counted over
 // three simulated members with fixed shares, then the same with the GPUs
 // and measured shares for the answers.
 // RUN: %clang-hetero %s -o %t
@@ -15,14 +16,16 @@
 // RUN: %FileCheck %s --check-prefix=STATS < %t.4
 // RUN: env HETERO_DISABLE_CUDA=1 HETERO_MEMBERS=sim:0,sim:1,sim:2 HETERO_SHARES=fixed HETERO_STATS=1 HETERO_SIMULATE=3 %run-hetero %t 14 2>%t.14 | %FileCheck %s
 // RUN: python3 %S/Inputs/halo-bytes.py %t.4 %t.14 10 31936 | %FileCheck %s --check-prefix=HALO
+// RUN: python3 %S/Inputs/halo-bytes.py %t.4 %t.14 10 --needed 1.5 | %FileCheck %s --check-prefix=HALO
 // RUN: env HETERO_CUTS=shares HETERO_DISABLE_CUDA=1 HETERO_MEMBERS=sim:0,sim:1,sim:2 HETERO_SHARES=fixed HETERO_STATS=1 HETERO_SIMULATE=3 %run-hetero %t 4 2>%t.s4 | %FileCheck %s
 // RUN: env HETERO_CUTS=shares HETERO_DISABLE_CUDA=1 HETERO_MEMBERS=sim:0,sim:1,sim:2 HETERO_SHARES=fixed HETERO_STATS=1 HETERO_SIMULATE=3 %run-hetero %t 14 2>%t.s14 | %FileCheck %s
 // RUN: %not python3 %S/Inputs/halo-bytes.py %t.s4 %t.s14 10 --at-most 48000 | %FileCheck %s --check-prefix=HULL
 // RUN: env HETERO_STATS=1 HETERO_SIMULATE=3 %run-hetero %t 6 2>%t.gpu | %FileCheck %s
 // CHECK: owner cuts: hash={{[0-9a-f]+}} ok
 // CHECK: done failures=0
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+42]] launches=4 split=yes {{.*}} aligned=4
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+45]] launches=4 split=yes
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+43]] launches=4 split=yes {{.*}} aligned=4
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+46]] launches=4 split=yes
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+36]] launches=4 split=yes {{.*}} bytes_needed=
 // HALO: halo: ok
 // HULL: halo: FAIL
 #include <stdlib.h>
