@@ -24,10 +24,29 @@ bool SectionCache::Key::operator==(const Key &O) const {
          Trips == O.Trips && Chunks == O.Chunks;
 }
 
+std::list<SectionCache::Entry>::iterator
+SectionCache::findLocked(const Key &K) {
+  auto Of = ByDesc.find(K.Desc);
+  if (Of == ByDesc.end())
+    return Entries.end();
+  for (std::list<Entry>::iterator It : Of->second)
+    if (It->K == K)
+      return It;
+  return Entries.end();
+}
+
+void SectionCache::eraseLocked(std::list<Entry>::iterator It) {
+  auto Of = ByDesc.find(It->K.Desc);
+  std::vector<std::list<Entry>::iterator> &Places = Of->second;
+  Places.erase(std::find(Places.begin(), Places.end(), It));
+  if (Places.empty())
+    ByDesc.erase(Of);
+  Entries.erase(It);
+}
+
 bool SectionCache::find(const Key &K, const DataLayer &Layer, Shared &Out) {
   std::lock_guard<std::mutex> L(Mutex);
-  auto It = std::find_if(Entries.begin(), Entries.end(),
-                         [&](const Entry &E) { return E.K == K; });
+  auto It = findLocked(K);
   if (It == Entries.end())
     return false;
   auto Alike = [&](const SectionLookup &Look) {
@@ -41,9 +60,10 @@ bool SectionCache::find(const Key &K, const DataLayer &Layer, Shared &Out) {
   };
   if (!std::all_of(It->Lookups.begin(), It->Lookups.end(), Alike) ||
       !std::all_of(It->Reads.begin(), It->Reads.end(), Unwritten)) {
-    Entries.erase(It);
+    eraseLocked(It);
     return false;
   }
+  // splice keeps iterators valid: ByDesc still points at the entry.
   Entries.splice(Entries.begin(), Entries, It);
   Out = Entries.front().Sections;
   return true;
@@ -52,14 +72,14 @@ bool SectionCache::find(const Key &K, const DataLayer &Layer, Shared &Out) {
 void SectionCache::store(Key K, std::vector<SectionLookup> Lookups,
                          std::vector<MemoryRead> Reads, Shared Sections) {
   std::lock_guard<std::mutex> L(Mutex);
-  auto It = std::find_if(Entries.begin(), Entries.end(),
-                         [&](const Entry &E) { return E.K == K; });
-  if (It != Entries.end())
-    Entries.erase(It);
+  if (auto It = findLocked(K); It != Entries.end())
+    eraseLocked(It);
+  const KernelDescriptor *Desc = K.Desc;
   Entries.push_front({std::move(K), std::move(Lookups), std::move(Reads),
                       std::move(Sections)});
+  ByDesc[Desc].push_back(Entries.begin());
   if (Entries.size() > Capacity)
-    Entries.pop_back();
+    eraseLocked(std::prev(Entries.end()));
 }
 
 size_t SectionCache::size() const {

@@ -150,4 +150,27 @@ TEST_F(SectionCacheTest, KeepsTheMostRecentlyUsed) {
   EXPECT_FALSE(C.find(Other, L, Got));
 }
 
+// An application's step: more kernels than the cache once held (CloverLeaf
+// launches 102 a step), each with two launch shapes, round after round: every
+// launch after the first round is answered from the cache.
+TEST_F(SectionCacheTest, AStepOfManyKernelsStaysCached) {
+  SectionCache C;
+  std::vector<KernelDescriptor> Kernels(150);
+  SectionCache::Shared Got;
+  size_t Misses = 0;
+  for (int Round = 0; Round < 3; ++Round)
+    for (KernelDescriptor &Kernel : Kernels)
+      for (ptrdiff_t Shape : {0, 1}) {
+        SectionCache::Key Step = K;
+        Step.Desc = &Kernel;
+        Step.Offsets[2] = Shape;
+        if (!C.find(Step, L, Got)) {
+          ++Misses;
+          C.store(Step, {}, {}, {});
+        }
+      }
+  EXPECT_EQ(Misses, Kernels.size() * 2); // the first round's
+  EXPECT_EQ(C.size(), Kernels.size() * 2);
+}
+
 } // namespace
