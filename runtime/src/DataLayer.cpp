@@ -699,18 +699,22 @@ RangeSet DataLayer::validOn(NodeId N, BufferId Id) const {
   return B ? B->Valid[N] : RangeSet();
 }
 
+RangeSet DataLayer::elsewhereLocked(NodeId N, const Buffer &B,
+                                    const Range &R) const {
+  RangeSet Elsewhere;
+  for (size_t S = 0; S < Nodes.size(); ++S)
+    if (NodeId(S) != N)
+      for (const Range &H : B.Valid[S].intersect(R.Lo, R.Hi))
+        Elsewhere.insert(H.Lo, H.Hi);
+  return Elsewhere;
+}
+
 RangeSet DataLayer::validOnlyOnLocked(NodeId N, const Buffer &B, uint64_t Lo,
                                       uint64_t Hi) const {
   RangeSet Only;
-  for (const Range &R : B.Valid[N].intersect(Lo, Hi)) {
-    RangeSet Elsewhere;
-    for (size_t S = 0; S < Nodes.size(); ++S)
-      if (NodeId(S) != N)
-        for (const Range &H : B.Valid[S].intersect(R.Lo, R.Hi))
-          Elsewhere.insert(H.Lo, H.Hi);
-    for (const Range &M : Elsewhere.missing(R.Lo, R.Hi))
+  for (const Range &R : B.Valid[N].intersect(Lo, Hi))
+    for (const Range &M : elsewhereLocked(N, B, R).missing(R.Lo, R.Hi))
       Only.insert(M.Lo, M.Hi);
-  }
   return Only;
 }
 
@@ -738,15 +742,10 @@ bool DataLayer::holdsAlone(NodeId N, BufferId Id) const {
   Buffer *B = byId(Id);
   if (!B)
     return false;
-  for (const Range &R : B->Valid[N].ranges()) {
-    RangeSet Elsewhere;
-    for (size_t S = 0; S < Nodes.size(); ++S)
-      if (NodeId(S) != N)
-        for (const Range &H : B->Valid[S].intersect(R.Lo, R.Hi))
-          Elsewhere.insert(H.Lo, H.Hi);
-    if (!Elsewhere.contains(R.Lo, R.Hi))
+  // Stops at the first such byte, where validOnlyOn would collect them all.
+  for (const Range &R : B->Valid[N].ranges())
+    if (!elsewhereLocked(N, *B, R).contains(R.Lo, R.Hi))
       return true;
-  }
   return false;
 }
 

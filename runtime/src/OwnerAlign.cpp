@@ -183,6 +183,29 @@ bool OwnerAlign::boundary(const Window &W, const Reach &R, uint64_t X,
   return true;
 }
 
+OwnerAlign::Reach OwnerAlign::keptReach(const Window &W,
+                                        const KernelDescriptor &D,
+                                        const DescEnv &Env,
+                                        const std::vector<uintptr_t> &ArgBegins,
+                                        const DataLayer &Layer,
+                                        std::optional<uint64_t> NearAt) {
+  if (auto Found = Reaches.find(W); Found != Reaches.end())
+    return Found->second;
+  bool Loaded = false;
+  DescEnv Watched = withoutLoads(Env, Loaded);
+  Reach Re;
+  bool Ok = reach(W, D, Watched, ArgBegins, Layer, Re);
+  std::optional<uint64_t> Near;
+  if (Ok && NearAt)
+    Near = startAt(D, Watched, W.Trips, *NearAt, Re.Access);
+  if (Loaded)
+    Reading.insert(W.Key);
+  Re.Known = Ok && !Loaded && (!NearAt || (Near && *Near >= Re.Buffer));
+  Re.Near = Re.Known && Near ? *Near - Re.Buffer : 0;
+  Reaches.emplace(W, Re);
+  return Re;
+}
+
 bool OwnerAlign::toOwner(Window W, const KernelDescriptor &D,
                          const DescEnv &Env,
                          const std::vector<uintptr_t> &ArgBegins,
@@ -191,17 +214,7 @@ bool OwnerAlign::toOwner(Window W, const KernelDescriptor &D,
                          std::vector<ChunkSpec> &Chunks) {
   W.Lo = 0;
   W.Hi = Chunks.back().Hi;
-  Reach Re;
-  if (auto Found = Reaches.find(W); Found != Reaches.end()) {
-    Re = Found->second;
-  } else {
-    bool Loaded = false;
-    bool Ok = reach(W, D, withoutLoads(Env, Loaded), ArgBegins, Layer, Re);
-    if (Loaded)
-      Reading.insert(W.Key);
-    Re.Known = Ok && !Loaded;
-    Reaches.emplace(W, Re);
-  }
+  Reach Re = keptReach(W, D, Env, ArgBegins, Layer, std::nullopt);
   if (!Re.Known || Re.Hi <= Re.Lo)
     return false;
   // A launch over a small part of its buffer only: one over all of it that
@@ -268,18 +281,18 @@ unsigned OwnerAlign::align(const std::string &Key, const KernelDescriptor &D,
   W.Trips = Trips;
   for (unsigned A : D.argsUsed())
     W.Args.push_back(A < Env.Args.size() ? Env.Args[A] : 0);
-  bool SharesMovedAny = false;
+  std::vector<char> SharesMoved;
   for (const Cut &C : Cuts)
-    SharesMovedAny |=
-        Known && std::find(Before.begin(), Before.end(), C) == Before.end();
-  if (!SharesMovedAny && toOwner(W, D, Env, ArgBegins, Nodes, Layer, Chunks))
+    SharesMoved.push_back(Known && std::find(Before.begin(), Before.end(), C) ==
+                                       Before.end());
+  if (std::find(SharesMoved.begin(), SharesMoved.end(), 1) ==
+          SharesMoved.end() &&
+      toOwner(W, D, Env, ArgBegins, Nodes, Layer, Chunks))
     return 1;
   unsigned Moved = 0;
   for (size_t I = 0; I + 1 < Chunks.size(); ++I) {
     ChunkSpec &L = Chunks[I], &R = Chunks[I + 1];
-    bool SharesMoved = Known && std::find(Before.begin(), Before.end(),
-                                          Cuts[I]) == Before.end();
-    if (L.Member == R.Member || Nodes[I] == Nodes[I + 1] || SharesMoved ||
+    if (L.Member == R.Member || Nodes[I] == Nodes[I + 1] || SharesMoved[I] ||
         L.Hi <= L.Lo || R.Hi <= R.Lo)
       continue;
     // The band the boundary may move in: half the smaller chunk either side
@@ -289,22 +302,7 @@ unsigned OwnerAlign::align(const std::string &Key, const KernelDescriptor &D,
         std::max<uint64_t>(1, std::min(L.Hi - L.Lo, R.Hi - R.Lo) / 2);
     W.Lo = L.Hi - std::min(Band, L.Hi - L.Lo);
     W.Hi = R.Lo + std::min(Band, R.Hi - R.Lo);
-    bool Loaded = false;
-    DescEnv Watched = withoutLoads(Env, Loaded);
-    Reach Re;
-    if (auto Found = Reaches.find(W); Found != Reaches.end()) {
-      Re = Found->second;
-    } else {
-      bool Ok = reach(W, D, Watched, ArgBegins, Layer, Re);
-      std::optional<uint64_t> Near;
-      if (Ok)
-        Near = startAt(D, Watched, Trips, R.Lo, Re.Access);
-      if (Loaded)
-        Reading.insert(Key);
-      Re.Known = !Loaded && Ok && Near && *Near >= Re.Buffer;
-      Re.Near = Re.Known ? *Near - Re.Buffer : 0;
-      Reaches.emplace(W, Re);
-    }
+    Reach Re = keptReach(W, D, Env, ArgBegins, Layer, R.Lo);
     uint64_t X, P = R.Lo;
     if (!Re.Known ||
         !ownershipBoundary(
@@ -312,9 +310,10 @@ unsigned OwnerAlign::align(const std::string &Key, const KernelDescriptor &D,
             Layer.validOnlyOn(Nodes[I + 1], Re.Buffer, Re.Lo, Re.Hi), Re.Lo,
             Re.Hi, Re.Near, X))
       continue;
+    bool Loaded = false;
     if (auto Kept = Boundaries.find({W, X}); Kept != Boundaries.end())
       P = Kept->second;
-    else if (boundary(W, Re, X, D, Watched, P) && !Loaded)
+    else if (boundary(W, Re, X, D, withoutLoads(Env, Loaded), P) && !Loaded)
       Boundaries.emplace(std::make_pair(W, X), P);
     else
       continue;

@@ -262,6 +262,8 @@ private:
   Status translateLocked(NodeId N, uintptr_t P, uintptr_t &Out);
   Status makeValidLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
   void markWrittenLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
+  /// The bytes of R (in B) valid on some node other than N.
+  RangeSet elsewhereLocked(NodeId N, const Buffer &B, const Range &R) const;
   RangeSet validOnlyOnLocked(NodeId N, const Buffer &B, uint64_t Lo = 0,
                              uint64_t Hi = UINT64_MAX) const;
   Status copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo, uint64_t Hi);

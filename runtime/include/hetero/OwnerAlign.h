@@ -63,6 +63,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -125,6 +126,12 @@ private:
   std::map<Window, Reach> Reaches;
   std::map<std::pair<Window, uint64_t>, uint64_t> Boundaries; // by X
 
+  /// reach(), kept per window (a kernel whose sections load memory is
+  /// noted in Reading and its reach is not Known); with NearAt, Near is
+  /// where the access starts at that iteration (and Known needs it).
+  Reach keptReach(const Window &W, const KernelDescriptor &D,
+                  const DescEnv &Env, const std::vector<uintptr_t> &ArgBegins,
+                  const DataLayer &Layer, std::optional<uint64_t> NearAt);
   bool reach(const Window &W, const KernelDescriptor &D, const DescEnv &Env,
              const std::vector<uintptr_t> &ArgBegins, const DataLayer &Layer,
              Reach &Out) const;
