@@ -2,9 +2,11 @@
 #include "BackEnds.h"
 
 #include "CpuTeam.h"
+#include "CudaBatchCopy.h"
 #include "CudaNode.h"
 
 #include "hetero/Log.h"
+#include "hetero/Trace.h"
 
 #include "omptarget.h"
 
@@ -335,6 +337,8 @@ void BackEnds::stop() {
       (void)settle(M); // their streams go back before the plugin stops
       std::lock_guard<std::mutex> Hold(Lanes[M]->Mutex);
       Lanes[M]->Failed = true; // the nodes queue no more copies there
+      if (void *Event = std::exchange(Lanes[M]->Event, nullptr))
+        (void)Cuda->destroy_event(Members[M].Device, Event);
     }
   Lanes.clear();
   Kernels.clear();
@@ -504,6 +508,19 @@ bool BackEnds::waitLane(GpuLane &Lane, int Device) {
 // with the source's context current, as the cuda plugin's peer copies are
 // (CUDA runs a copy in a stream of another device's context).
 bool BackEnds::issueCopies(GpuLane &Lane, int Device) {
+  Lane.Issued += !Lane.Copies.empty();
+  // Several at once in one driver call, in the destination's context.
+  if (!Lane.Copies.empty() && Lane.Queue.Queue &&
+      CudaBatchCopy::get().available()) {
+    llvm::Error Err = Cuda->getDevice(Device).setContext();
+    bool Batched =
+        !Err && CudaBatchCopy::get().copy(Lane.Queue.Queue, Lane.Copies);
+    llvm::consumeError(std::move(Err));
+    if (Batched) {
+      Lane.Copies.clear();
+      return true;
+    }
+  }
   for (const GpuLane::Copy &C : Lane.Copies) {
     if (Lane.Failed)
       break;
@@ -528,14 +545,21 @@ bool BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
     return false;
   GpuLane &Lane = *Lanes[C.Member];
   std::lock_guard<std::mutex> Hold(Lane.Mutex);
+  ++Lane.Issued; // the window, the copies, the partials, the kernel
   ChunkLaunch CL;
   if (Lane.Failed || !gpuContext(M) ||
       !prepareChunk(Launch, C, CL, &Lane.Queue))
     return false;
   // The copies into this GPU go after the window, which gave the lane its
   // stream; they leave the source's context current.
-  if (!Lane.Copies.empty() && (!issueCopies(Lane, M.Device) || !gpuContext(M)))
-    return false;
+  if (!Lane.Copies.empty()) {
+    TraceSpan Issuing(M.name().c_str(), "copy", "");
+    if (Issuing.active())
+      Issuing.setName("issue " + std::to_string(Lane.Copies.size()) +
+                      " copies");
+    if (!issueCopies(Lane, M.Device) || !gpuContext(M))
+      return false;
+  }
   auto Run = std::make_unique<StartedGpuChunk>();
   Run->Member = C.Member;
   Run->Device = M.Device;
@@ -619,6 +643,45 @@ bool BackEnds::settle(size_t M) {
   GpuLane &Lane = *Lanes[M];
   std::lock_guard<std::mutex> Hold(Lane.Mutex);
   return waitLane(Lane, Members[M].Device);
+}
+
+// The event is recorded in S's stream and waited for in W's: CUDA lets a
+// stream wait for an event of another device, and the wait takes the
+// event's state at the call, so that one event per lane serves every wait.
+LaneOrder BackEnds::orderAfter(size_t W, size_t S) {
+  if (W >= Lanes.size() || S >= Lanes.size() || !Lanes[W] || !Lanes[S])
+    return LaneOrder::No;
+  if (W == S)
+    return LaneOrder::Ordered;
+  GpuLane &From = *Lanes[S], &To = *Lanes[W];
+  std::scoped_lock Hold(From.Mutex, To.Mutex);
+  if (From.Failed || To.Failed)
+    return LaneOrder::No;
+  LaneOrder Done = From.Copies.empty() ? LaneOrder::Ordered : LaneOrder::Held;
+  if (!From.Queue.Queue)
+    return Done; // its stream was waited for: nothing issued is in flight
+  TraceSpan Traced("host", "order", "order");
+  const Member &Signal = Members[S], &Wait = Members[W];
+  ++To.Issued; // the wait is in its stream: what waits for W waits for it
+  if (!gpuContext(Signal))
+    return LaneOrder::No;
+  if (!From.Event &&
+      Cuda->create_event(Signal.Device, &From.Event) != OFFLOAD_SUCCESS) {
+    From.Event = nullptr;
+    return LaneOrder::No;
+  }
+  // Recorded once for what the lane holds, however many lanes wait for it.
+  if (From.Recorded != From.Issued) {
+    if (Cuda->record_event(Signal.Device, From.Event, &From.Queue) !=
+        OFFLOAD_SUCCESS)
+      return LaneOrder::No;
+    From.Recorded = From.Issued;
+  }
+  // The waiting lane may get its stream here: in its GPU's context.
+  if (!gpuContext(Wait) ||
+      Cuda->wait_event(Wait.Device, From.Event, &To.Queue) != OFFLOAD_SUCCESS)
+    return LaneOrder::No;
+  return Done;
 }
 
 void BackEnds::setInfoFlag(uint32_t Level) {

@@ -127,6 +127,7 @@ public:
   bool finish(StartedChunk &S) override;
   void release(StartedChunk &S) override;
   bool settle(size_t M) override;
+  LaneOrder orderAfter(size_t W, size_t S) override;
 
   void setInfoFlag(uint32_t Level);
   void setDeviceIdentifier(int32_t UserId);

@@ -8,7 +8,11 @@
 // chunk starts, then go in the stream right before it, from the thread that
 // starts it, so that a launch's copies into several GPUs are issued in
 // parallel; a wait for the lane issues what is left first. Failed: a copy or
-// a wait failed; what the lane held is lost from then on.
+// a wait failed; what the lane held is lost from then on. Another lane that
+// must run after what this one holds (BackEnds::orderAfter) waits on the
+// device for Event, recorded at this lane's end (an event of its GPU) when
+// something was issued since it last was: Issued counts what went in the
+// stream, Recorded what the event covers.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_PLUGIN_GPULANE_H
@@ -17,6 +21,7 @@
 #include "omptarget.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <vector>
 
@@ -32,6 +37,8 @@ struct GpuLane {
   std::mutex Mutex; // guards all below
   __tgt_async_info Queue;
   std::vector<Copy> Copies;
+  void *Event = nullptr; // a CUevent of the lane's GPU, made when first used
+  uint64_t Issued = 0, Recorded = UINT64_MAX;
   bool Failed = false;
 };
 

@@ -183,6 +183,7 @@ void DataLayer::registerExternal(void *Base, uint64_t Size, bool ReadOnly) {
   B->NodePtr[HostNode] = Base;
   // The image's initial contents live on every node that loaded it.
   B->Valid[HostNode].insert(0, Size);
+  Externals.push_back(B.get());
   Buffers.emplace(Key, std::move(B));
 }
 
@@ -524,26 +525,33 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
   uint64_t Len = Hi - Lo;
   char *SrcP = static_cast<char *>(B.NodePtr[Src]) + Lo;
   char *DstP = static_cast<char *>(B.NodePtr[Dst]) + Lo;
+  bool InLane = Src != HostNode && Dst != HostNode && mayQueueInLane(B, Lo, Hi);
   // Lanes whose copies still read these bytes of Dst read them first.
-  if (Status S = settleLaneReadersLocked(Dst, B.Base, Lo, Hi); !S)
+  if (Status S = settleLaneReadersLocked(Dst, B.Base, Lo, Hi, InLane); !S)
     return S;
   // Kernels left running on either end finish first. A copy in the
-  // destination's lane queues behind those there. The first such copy of a
+  // destination's lane queues behind those there, and waits for the
+  // source's lane on the device. Without that, the first such copy of a
   // lane batch waits for every node's kernels, once, instead of each copy
   // for its source's, which would also wait for the copies queued into it
-  // meanwhile; later ones wait only for copies into their bytes.
-  bool InLane = Src != HostNode && Dst != HostNode && mayQueueInLane(B, Lo, Hi);
-  if (InLane && !LaneBatchSettled) {
-    for (NodeId N = HostNode + 1; size_t(N) < Nodes.size(); ++N)
-      if (Status S = settleLocked(N); !S)
-        return S;
-    LaneBatchSettled = true;
-  }
+  // meanwhile. Bytes this batch queued into the source, not yet issued
+  // there, are waited for on the host.
   bool SrcSettled = false;
-  if (!InLane || laneQueuedInto(Src, B, Lo, Hi)) {
-    if (Status S = settleLocked(Src); !S)
-      return S;
-    SrcSettled = true;
+  if (InLane && !laneQueuedInto(Src, B, Lo, Hi) &&
+      ordered(Dst, Src) != LaneOrder::No) {
+    // the copy's lane waits for the source's
+  } else {
+    if (InLane && !LaneBatchSettled) {
+      for (NodeId N = HostNode + 1; size_t(N) < Nodes.size(); ++N)
+        if (Status S = settleLocked(N); !S)
+          return S;
+      LaneBatchSettled = true;
+    }
+    if (!InLane || laneQueuedInto(Src, B, Lo, Hi)) {
+      if (Status S = settleLocked(Src); !S)
+        return S;
+      SrcSettled = true;
+    }
   }
   if (!InLane)
     if (Status S = settleLocked(Dst); !S)
@@ -565,6 +573,8 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
     return Status();
   }
   if (InLane) { // no lane after all: the copy waits as any other
+    if (Status S = settleLaneReadersLocked(Dst, B.Base, Lo, Hi); !S)
+      return S;
     if (!SrcSettled)
       if (Status S = settleLocked(Src); !S)
         return S;
@@ -777,9 +787,8 @@ std::vector<BufferInfo>
 DataLayer::kernelBuffers(const std::vector<uintptr_t> &Args) {
   Lock L(Mutex);
   std::vector<uintptr_t> Roots = Args;
-  for (auto &[Base, B] : Buffers)
-    if (B->External)
-      Roots.push_back(Base);
+  for (const Buffer *B : Externals)
+    Roots.push_back(B->Base);
   std::vector<BufferInfo> Out;
   for (Buffer *B : closure(Roots))
     Out.push_back(infoOf(*B));
@@ -789,9 +798,8 @@ DataLayer::kernelBuffers(const std::vector<uintptr_t> &Args) {
 std::vector<BufferInfo> DataLayer::externalBuffers() const {
   Lock L(Mutex);
   std::vector<BufferInfo> Out;
-  for (auto &[Base, B] : Buffers)
-    if (B->External)
-      Out.push_back(infoOf(*B));
+  for (const Buffer *B : Externals)
+    Out.push_back(infoOf(*B));
   return Out;
 }
 
@@ -801,9 +809,8 @@ Status DataLayer::acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
   if (Status S = waitAllQueuedLocked(); !S)
     return S;
   std::vector<uintptr_t> Roots = Args;
-  for (auto &[Base, B] : Buffers)
-    if (B->External)
-      Roots.push_back(Base);
+  for (const Buffer *B : Externals)
+    Roots.push_back(B->Base);
   Touched.clear();
   for (Buffer *B : closure(Roots)) {
     Touched.push_back(B->Base);
@@ -1019,6 +1026,7 @@ Status DataLayer::endCopyBatch() {
   Status S = waitAllQueuedLocked();
   Batching = false;
   LaneBatch = false;
+  OrderedInBatch.clear();
   LaneBatchWrites.clear();
   LaneBatchInto.clear();
   return S;
@@ -1028,6 +1036,7 @@ void DataLayer::queueCopiesInLanes(std::map<BufferId, RangeSet> Writes) {
   Lock L(Mutex);
   LaneBatch = Batching;
   LaneBatchSettled = false;
+  OrderedInBatch.clear();
   LaneBatchInto.clear();
   LaneBatchWrites = std::move(Writes);
 }
@@ -1049,26 +1058,52 @@ bool DataLayer::mayQueueInLane(const Buffer &B, uint64_t Lo,
 Status DataLayer::beforeKernelWrites(NodeId N, BufferId Id, uint64_t Lo,
                                      uint64_t Hi) {
   Lock L(Mutex);
-  return settleLaneReadersLocked(N, Id, Lo, Hi);
+  return settleLaneReadersLocked(N, Id, Lo, Hi, /*InLane=*/true);
 }
 
 Status DataLayer::beforeKernelWrites(NodeId N) {
   Lock L(Mutex);
-  return settleLaneReadersLocked(N, 0, 0, 0);
+  return settleLaneReadersLocked(N, 0, 0, 0, /*InLane=*/true);
+}
+
+LaneOrder DataLayer::ordered(NodeId W, NodeId S) {
+  if (W == S)
+    return LaneOrder::Ordered; // one lane: in order
+  if (!Order)
+    return LaneOrder::No;
+  // Inside this thread's batch nothing new is issued to S's lane before the
+  // chunks start: once per pair is enough.
+  bool InBatch = !outsideBatch();
+  if (InBatch)
+    if (auto It = OrderedInBatch.find({W, S}); It != OrderedInBatch.end())
+      return It->second;
+  LaneOrder O = Order(W, S);
+  if (InBatch && O != LaneOrder::No)
+    OrderedInBatch[{W, S}] = O;
+  return O;
 }
 
 Status DataLayer::settleLaneReadersLocked(NodeId N, BufferId Id, uint64_t Lo,
-                                          uint64_t Hi) {
+                                          uint64_t Hi, bool InLane) {
   if (Reads.empty())
     return Status();
   // Reads whose lanes were waited for without the layer (a chunk's own
   // wait) are dropped only here: past the bound, all of them go.
-  std::vector<NodeId> Readers = Reads.size() > LaneReads::MaxReads
-                                    ? Reads.allReaders()
-                                    : Reads.readers(N, Id, Lo, Hi);
-  for (NodeId D : Readers)
-    if (Status S = settleLocked(D); !S)
-      return S;
+  bool PastBound = Reads.size() > LaneReads::MaxReads;
+  std::vector<NodeId> Readers =
+      PastBound ? Reads.allReaders() : Reads.readers(N, Id, Lo, Hi);
+  InLane = InLane && !PastBound; // only a settle drops reads
+  for (NodeId D : Readers) {
+    // N's lane after D's: what D's lane has issued is read before anything
+    // in N's lane writes, and what else writes N's memory settles N first,
+    // so those reads are done with; copies D holds unissued are not.
+    LaneOrder O = InLane ? ordered(N, D) : LaneOrder::No;
+    if (O == LaneOrder::Ordered)
+      Reads.orderedAfter(N, D);
+    else if (O == LaneOrder::No)
+      if (Status S = settleLocked(D); !S)
+        return S;
+  }
   return Status();
 }
 
@@ -1099,6 +1134,11 @@ Status DataLayer::waitQueuedLocked(NodeId N) {
     return Status::error(StatusCode::CopyFailed,
                          "a copy into " + Nodes[N]->name() + " failed");
   return Status();
+}
+
+void DataLayer::setOrderer(Orderer F) {
+  Lock L(Mutex);
+  Order = std::move(F);
 }
 
 void DataLayer::setSettler(Settler S) {

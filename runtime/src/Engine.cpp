@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <sys/stat.h>
 
 namespace hetero {
@@ -76,6 +77,7 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
          "this pool with these settings (%s; delete it to measure again)",
          Kept, Config.SharesFile.c_str());
   Layer.setSettler([this](NodeId Node) { return settleNode(Node); });
+  Layer.setOrderer([this](NodeId W, NodeId S) { return orderNodes(W, S); });
   Layer.setLaneNotice([this](NodeId Node) {
     for (size_t M = 0; M < this->Members.size(); ++M)
       if (this->Members[M].Node == Node)
@@ -95,6 +97,7 @@ Engine::~Engine() {
     }
   }
   Layer.setSettler(nullptr);
+  Layer.setOrderer(nullptr);
   Layer.setLaneNotice(nullptr);
 }
 
@@ -114,6 +117,9 @@ Status Engine::settleMember(size_t M) {
     return Lost();
   if (Queues.drainedUpTo(M, Target))
     return Status();
+  TraceSpan Waiting("host", "wait", "");
+  if (Waiting.active())
+    Waiting.setName("settle " + Members[M].name());
   if (Back.settle(M)) {
     Queues.drained(M, Target);
     return Status();
@@ -131,6 +137,29 @@ Status Engine::settleNode(NodeId N) {
   return First;
 }
 
+LaneOrder Engine::orderNodes(NodeId W, NodeId S) {
+  LaneOrder Out = LaneOrder::Ordered;
+  for (size_t From = 0; From < Members.size(); ++From) {
+    if (Members[From].Node != S)
+      continue;
+    // A failure is found and said by a settle.
+    if (Queues.failed(From))
+      return LaneOrder::No;
+    if (Queues.drainedUpTo(From, Queues.waitTarget(From)))
+      continue; // nothing of it in flight, nothing held
+    for (size_t To = 0; To < Members.size(); ++To) {
+      if (Members[To].Node != W)
+        continue;
+      LaneOrder O = Back.orderAfter(To, From);
+      if (O == LaneOrder::No)
+        return O;
+      if (O == LaneOrder::Held)
+        Out = O;
+    }
+  }
+  return Out;
+}
+
 Status Engine::settleAll() {
   Status First;
   for (size_t M = 0; M < Members.size(); ++M)
@@ -144,9 +173,9 @@ bool Engine::mayRunAhead(const std::string &Key, const KernelTraits &K,
   if (!Config.RunAheadUs || Config.HostCopy || Shares.empty() ||
       !K.Desc->reductions().empty() || !Measured.untimed(Key))
     return false;
-  // A grid under trial is never untimed (TeamsTrial::untimed).
+  // The chunks' grids are checked once the chunks are cut (LaunchRun).
   for (const Share &S : Shares)
-    if (!Back.startsChunks(S.Member) || !Grids.untimed(Key, S.Member))
+    if (!Back.startsChunks(S.Member))
       return false;
   auto It = Busiest.find(Key);
   return It != Busiest.end() &&
@@ -181,6 +210,8 @@ bool Engine::launch(const LaunchRequest &R) {
 
   KernelStats::Launch Rec;
   std::string Reason;
+  std::optional<TraceSpan> Sharing;
+  Sharing.emplace("host", "plan", "shares");
   std::vector<Share> Shares = Decide.splitShares(Members, K, MayRun, Reason);
   LaunchRun::Outcome Outcome = LaunchRun::Outcome::NotSplit;
   auto Start = std::chrono::steady_clock::now();
@@ -202,9 +233,10 @@ bool Engine::launch(const LaunchRequest &R) {
       Alone = Shares.front().Member;
     }
     Rec.Shares = SharesNote;
+    Sharing.reset();
     LaunchRun Split(*this, R, Rec);
     if (mayRunAhead(Key, K, Shares))
-      Split.allowRunAhead();
+      Split.allowRunAhead(Key);
     Outcome =
         Split.split(Shares, Reason,
                     Alone < Members.size() ? Offered : std::vector<Share>());

@@ -37,4 +37,11 @@ void LaneReads::settled(NodeId Dst) {
               Reads.end());
 }
 
+void LaneReads::orderedAfter(NodeId Src, NodeId Dst) {
+  Reads.erase(std::remove_if(
+                  Reads.begin(), Reads.end(),
+                  [&](const Read &R) { return R.Src == Src && R.Dst == Dst; }),
+              Reads.end());
+}
+
 } // namespace hetero

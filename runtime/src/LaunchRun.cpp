@@ -202,6 +202,8 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
     C.Member = Shares[S.Member].Member;
     C.Lo = S.Lo;
     C.Hi = S.Hi;
+    // A grid under trial is timed (TeamsTrial::untimed).
+    RunAhead = RunAhead && E.Grids.untimed(GridKey, C.Member);
     Chunks.push_back(std::move(C));
   }
   // One chunk runs whole, unless the share model chose that one member
@@ -661,6 +663,8 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
   };
   for (;;) {
     Rec.Needed = 0; // of the chunks prepared for this plan
+    std::optional<TraceSpan> Sectioning;
+    Sectioning.emplace("host", "plan", "sections");
     if (!plan(Shares, Reason)) {
       if (!CopiesLanded())
         return Outcome::Failed;
@@ -679,8 +683,10 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
               Writes[A.B.Id].insert(W.Lo, W.Hi);
       Layer.queueCopiesInLanes(std::move(Writes));
     }
+    Sectioning.reset();
     // Nothing has run yet: a member without room leaves this launch. A
     // kernel that ran ahead and failed (found by a copy) stops it.
+    TraceSpan Preparing("host", "plan", "prepare");
     Status Prepared;
     auto NoRoom = std::find_if(Chunks.begin(), Chunks.end(), [&](Chunk &C) {
       return !(Prepared = prepare(C)).ok();

@@ -38,10 +38,14 @@ public:
   /// Runs the launch whole on the first member of Choice that has room for
   /// its data, the others as fallbacks. NotSplit says why it is whole.
   Outcome whole(const WholeChoice &Choice, const std::string &NotSplit);
-  /// The split's chunks, when all are on members that start chunks, are
-  /// left running when it returns (Engine.h's run-ahead; the engine checked
-  /// the rest). Rec.RanAhead says whether they were.
-  void allowRunAhead() { RunAhead = true; }
+  /// The split's chunks, when all are on members that start chunks and
+  /// their grids under Key are settled, are left running when it returns
+  /// (Engine.h's run-ahead; the engine checked the rest). Rec.RanAhead says
+  /// whether they were.
+  void allowRunAhead(std::string Key) {
+    RunAhead = true;
+    GridKey = std::move(Key);
+  }
 
 private:
   struct Chunk {
@@ -80,6 +84,7 @@ private:
   /// as a chunk, not whole.
   bool OneChosen = false;
   bool RunAhead = false;
+  std::string GridKey;
 
   const Member &member(size_t M) const { return E.Members[M]; }
   std::string name(size_t M) const { return member(M).name(); }

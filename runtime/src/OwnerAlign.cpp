@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 namespace hetero {
 
@@ -103,19 +104,19 @@ bool ownershipBoundary(const RangeSet &LeftOnly, const RangeSet &RightOnly,
 }
 
 void OwnerAlign::clear() {
-  Reading.clear();
-  LastCuts.clear();
+  Kernels.clear();
+  Launches.clear();
   Reaches.clear();
   Boundaries.clear();
 }
 
 bool OwnerAlign::reach(const Window &W, const KernelDescriptor &D,
-                       const DescEnv &Env,
+                       const DescEnv &Env, const std::vector<uint64_t> &Trips,
                        const std::vector<uintptr_t> &ArgBegins,
                        const DataLayer &Layer, Reach &Out) const {
   std::vector<WindowSection> S;
   std::string Err;
-  if (!windowSections(D, Env, W.Trips, W.Lo, W.Hi, S, Err))
+  if (!windowSections(D, Env, Trips, W.Lo, W.Hi, S, Err))
     return false;
   // The main buffer: the access that writes the most bytes, else the one
   // that reads the most.
@@ -146,10 +147,11 @@ bool OwnerAlign::reach(const Window &W, const KernelDescriptor &D,
 
 bool OwnerAlign::boundary(const Window &W, const Reach &R, uint64_t X,
                           const KernelDescriptor &D, const DescEnv &Env,
+                          const std::vector<uint64_t> &Trips,
                           uint64_t &P) const {
   uint64_t Addr = R.Buffer + X;
-  std::optional<uint64_t> First = startAt(D, Env, W.Trips, W.Lo, R.Access);
-  std::optional<uint64_t> Last = startAt(D, Env, W.Trips, W.Hi - 1, R.Access);
+  std::optional<uint64_t> First = startAt(D, Env, Trips, W.Lo, R.Access);
+  std::optional<uint64_t> Last = startAt(D, Env, Trips, W.Hi - 1, R.Access);
   if (!First || !Last || *First > *Last)
     return false; // the access does not move forward with the iterations
   // The first iteration in [Lo, Hi] whose access starts at or beyond Addr.
@@ -160,7 +162,7 @@ bool OwnerAlign::boundary(const Window &W, const Reach &R, uint64_t X,
     Lo = Hi;
   while (Lo < Hi) {
     uint64_t Mid = Lo + (Hi - Lo) / 2;
-    std::optional<uint64_t> At = startAt(D, Env, W.Trips, Mid, R.Access);
+    std::optional<uint64_t> At = startAt(D, Env, Trips, Mid, R.Access);
     if (!At)
       return false;
     if (*At >= Addr)
@@ -170,8 +172,8 @@ bool OwnerAlign::boundary(const Window &W, const Reach &R, uint64_t X,
   }
   // Monotone where it was bisected: the iteration before starts below.
   if (Lo > W.Lo && Lo < W.Hi) {
-    std::optional<uint64_t> Before = startAt(D, Env, W.Trips, Lo - 1, R.Access);
-    std::optional<uint64_t> At = startAt(D, Env, W.Trips, Lo, R.Access);
+    std::optional<uint64_t> Before = startAt(D, Env, Trips, Lo - 1, R.Access);
+    std::optional<uint64_t> At = startAt(D, Env, Trips, Lo, R.Access);
     if (!Before || !At || *Before >= Addr || *At < Addr)
       return false;
     // X inside the iteration before (a row whose first element another
@@ -183,38 +185,36 @@ bool OwnerAlign::boundary(const Window &W, const Reach &R, uint64_t X,
   return true;
 }
 
-OwnerAlign::Reach OwnerAlign::keptReach(const Window &W,
-                                        const KernelDescriptor &D,
-                                        const DescEnv &Env,
-                                        const std::vector<uintptr_t> &ArgBegins,
-                                        const DataLayer &Layer,
-                                        std::optional<uint64_t> NearAt) {
+OwnerAlign::Reach
+OwnerAlign::keptReach(Kernel &Kn, const Window &W, const KernelDescriptor &D,
+                      const DescEnv &Env, const std::vector<uint64_t> &Trips,
+                      const std::vector<uintptr_t> &ArgBegins,
+                      const DataLayer &Layer, std::optional<uint64_t> NearAt) {
   if (auto Found = Reaches.find(W); Found != Reaches.end())
     return Found->second;
   bool Loaded = false;
   DescEnv Watched = withoutLoads(Env, Loaded);
   Reach Re;
-  bool Ok = reach(W, D, Watched, ArgBegins, Layer, Re);
+  bool Ok = reach(W, D, Watched, Trips, ArgBegins, Layer, Re);
   std::optional<uint64_t> Near;
   if (Ok && NearAt)
-    Near = startAt(D, Watched, W.Trips, *NearAt, Re.Access);
-  if (Loaded)
-    Reading.insert(W.Key);
+    Near = startAt(D, Watched, Trips, *NearAt, Re.Access);
+  Kn.Reading |= Loaded;
   Re.Known = Ok && !Loaded && (!NearAt || (Near && *Near >= Re.Buffer));
   Re.Near = Re.Known && Near ? *Near - Re.Buffer : 0;
   Reaches.emplace(W, Re);
   return Re;
 }
 
-bool OwnerAlign::toOwner(Window W, const KernelDescriptor &D,
-                         const DescEnv &Env,
+bool OwnerAlign::toOwner(Kernel &Kn, Window W, const KernelDescriptor &D,
+                         const DescEnv &Env, const std::vector<uint64_t> &Trips,
                          const std::vector<uintptr_t> &ArgBegins,
                          const std::vector<NodeId> &Nodes,
                          const DataLayer &Layer,
                          std::vector<ChunkSpec> &Chunks) {
   W.Lo = 0;
   W.Hi = Chunks.back().Hi;
-  Reach Re = keptReach(W, D, Env, ArgBegins, Layer, std::nullopt);
+  Reach Re = keptReach(Kn, W, D, Env, Trips, ArgBegins, Layer, std::nullopt);
   if (!Re.Known || Re.Hi <= Re.Lo)
     return false;
   // A launch over a small part of its buffer only: one over all of it that
@@ -261,33 +261,37 @@ unsigned OwnerAlign::align(const std::string &Key, const KernelDescriptor &D,
                            const std::vector<NodeId> &Nodes,
                            const DataLayer &Layer,
                            std::vector<ChunkSpec> &Chunks) {
-  if (Chunks.size() < 2 || Nodes.size() != Chunks.size() || Reading.count(Key))
+  if (Chunks.size() < 2 || Nodes.size() != Chunks.size())
     return 0;
-  if (LastCuts.size() > MaxKept || Reaches.size() > MaxKept ||
-      Boundaries.size() > MaxKept)
+  if (Kernels.size() > MaxKept || Launches.size() > MaxKept ||
+      Reaches.size() > MaxKept || Boundaries.size() > MaxKept)
     clear();
+  Kernel &Kn = Kernels[Key];
+  if (Kn.Reading)
+    return 0;
   // The shares' cuts, and whether each is where this kernel's last launch
   // had it (or the kernel is new: then its boundaries are the owners').
   std::vector<Cut> Cuts;
   for (size_t I = 0; I + 1 < Chunks.size(); ++I)
     Cuts.push_back({Chunks[I].Member, Chunks[I + 1].Member, Chunks[I].Hi});
-  auto Last = LastCuts.find(Key);
-  bool Known = Last != LastCuts.end();
-  std::vector<Cut> Before = Known ? Last->second : std::vector<Cut>();
-  LastCuts[Key] = Cuts;
+  bool Known = !Kn.LastCuts.empty();
+  std::vector<Cut> Before = std::exchange(Kn.LastCuts, Cuts);
 
-  Window W;
-  W.Key = Key;
-  W.Trips = Trips;
+  std::vector<uint64_t> Args;
   for (unsigned A : D.argsUsed())
-    W.Args.push_back(A < Env.Args.size() ? Env.Args[A] : 0);
+    Args.push_back(A < Env.Args.size() ? Env.Args[A] : 0);
+  Window W;
+  W.Launch = Launches
+                 .emplace(LaunchKey(Key, Trips, std::move(Args)),
+                          static_cast<uint32_t>(Launches.size()))
+                 .first->second;
   std::vector<char> SharesMoved;
   for (const Cut &C : Cuts)
     SharesMoved.push_back(Known && std::find(Before.begin(), Before.end(), C) ==
                                        Before.end());
   if (std::find(SharesMoved.begin(), SharesMoved.end(), 1) ==
           SharesMoved.end() &&
-      toOwner(W, D, Env, ArgBegins, Nodes, Layer, Chunks))
+      toOwner(Kn, W, D, Env, Trips, ArgBegins, Nodes, Layer, Chunks))
     return 1;
   unsigned Moved = 0;
   for (size_t I = 0; I + 1 < Chunks.size(); ++I) {
@@ -302,7 +306,7 @@ unsigned OwnerAlign::align(const std::string &Key, const KernelDescriptor &D,
         std::max<uint64_t>(1, std::min(L.Hi - L.Lo, R.Hi - R.Lo) / 2);
     W.Lo = L.Hi - std::min(Band, L.Hi - L.Lo);
     W.Hi = R.Lo + std::min(Band, R.Hi - R.Lo);
-    Reach Re = keptReach(W, D, Env, ArgBegins, Layer, R.Lo);
+    Reach Re = keptReach(Kn, W, D, Env, Trips, ArgBegins, Layer, R.Lo);
     uint64_t X, P = R.Lo;
     if (!Re.Known ||
         !ownershipBoundary(
@@ -313,7 +317,8 @@ unsigned OwnerAlign::align(const std::string &Key, const KernelDescriptor &D,
     bool Loaded = false;
     if (auto Kept = Boundaries.find({W, X}); Kept != Boundaries.end())
       P = Kept->second;
-    else if (boundary(W, Re, X, D, withoutLoads(Env, Loaded), P) && !Loaded)
+    else if (boundary(W, Re, X, D, withoutLoads(Env, Loaded), Trips, P) &&
+             !Loaded)
       Boundaries.emplace(std::make_pair(W, X), P);
     else
       continue;

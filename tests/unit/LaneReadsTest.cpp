@@ -42,3 +42,17 @@ TEST(LaneReads, TheSameReadIsKeptOnce) {
   R.add(1, 2, 100, 32, 96); // not inside: kept
   EXPECT_EQ(R.size(), 2u);
 }
+
+// Once node 1's lane runs after node 2's, node 2's reads of node 1's bytes
+// are dropped; its reads of other nodes' bytes, and others' reads, stay.
+TEST(LaneReads, ALaneOrderedAfterTheReaderDropsItsReads) {
+  LaneReads R;
+  R.add(1, 2, 100, 0, 64);
+  R.add(1, 2, 200, 0, 64);
+  R.add(3, 2, 100, 0, 64);
+  R.add(1, 3, 100, 0, 64);
+  R.orderedAfter(/*Src=*/1, /*Dst=*/2);
+  EXPECT_EQ(R.size(), 2u);
+  EXPECT_EQ(R.readers(1, 100, 0, 64), std::vector<NodeId>({3}));
+  EXPECT_EQ(R.readers(3, 100, 0, 64), std::vector<NodeId>({2}));
+}

@@ -43,22 +43,30 @@ struct LaneBackend : Backend {
   std::set<size_t> FailOn;    // members whose kernels fail when they run
   std::set<size_t> NoStartOn; // members whose chunks do not start
   std::mutex Mutex;
-  /// A chunk, with the kernel it was started as, or a copy (Size > 0).
+  /// A chunk, with the kernel it was started as, a copy (Size > 0), or a
+  /// wait for lane After to have run its first Upto ops (orderAfter()).
   struct Op {
     ChunkRun C;
     TestKernel K;
     void *Dst = nullptr;
     const void *Src = nullptr;
     size_t Size = 0;
+    size_t After = SIZE_MAX, Upto = 0;
   };
-  std::vector<std::vector<Op>> Lanes; // per member
+  std::vector<std::vector<Op>> Lanes; // per member, not yet run
+  std::vector<size_t> Issued, Ran;    // per member: ops ever queued, run
   std::vector<bool> Failed;
   size_t LaneCopies = 0; // copies ever queued
+  /// Whether orderAfter() orders lanes (else the engine waits on the host),
+  /// how often it did, and how often a member was settled.
+  bool Orders = false;
+  size_t Orderings = 0, Settles = 0;
   /// Each runs once, on the first finish() / settle() after it is set,
   /// before that wait begins (outside Mutex): a test holds a wait there.
   std::function<void()> BeforeFinish, BeforeSettle;
   std::mutex HookMutex;
-  explicit LaneBackend(size_t Members) : Lanes(Members), Failed(Members) {}
+  explicit LaneBackend(size_t Members)
+      : Lanes(Members), Issued(Members), Ran(Members), Failed(Members) {}
 
   void runHook(std::function<void()> &Slot) {
     std::function<void()> Hook;
@@ -81,15 +89,27 @@ struct LaneBackend : Backend {
     Partials.done();
     return true;
   }
-  /// Runs member M's lane (under Mutex); false once a kernel there failed.
-  bool drain(size_t M) {
-    for (const Op &O : Lanes[M])
-      if (!Failed[M] && O.Size)
+  /// Runs member M's lane up to its op Upto (under Mutex); false once a
+  /// kernel there failed.
+  bool drain(size_t M, size_t Upto = SIZE_MAX) {
+    while (!Lanes[M].empty() && Ran[M] < Upto) {
+      Op O = Lanes[M].front();
+      Lanes[M].erase(Lanes[M].begin());
+      ++Ran[M];
+      if (Failed[M])
+        continue;
+      if (O.After != SIZE_MAX)
+        (void)drain(O.After, O.Upto); // a GPU's wait does not fail
+      else if (O.Size)
         std::memcpy(O.Dst, O.Src, O.Size);
-      else if (!Failed[M])
+      else
         Failed[M] = !runHere(O.C, O.K);
-    Lanes[M].clear();
+    }
     return !Failed[M];
+  }
+  void push(size_t M, Op O) {
+    Lanes[M].push_back(std::move(O));
+    ++Issued[M];
   }
   bool queueCopy(size_t M, void *Dst, const void *Src, size_t Size) {
     std::lock_guard<std::mutex> Lock(Mutex);
@@ -97,9 +117,19 @@ struct LaneBackend : Backend {
       return false;
     Op O;
     O.Dst = Dst, O.Src = Src, O.Size = Size;
-    Lanes[M].push_back(O);
+    push(M, O);
     ++LaneCopies;
     return true;
+  }
+  LaneOrder orderAfter(size_t W, size_t S) override {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (!Orders || Failed[W] || Failed[S])
+      return LaneOrder::No;
+    Op O;
+    O.After = S, O.Upto = Issued[S];
+    push(W, O);
+    ++Orderings;
+    return LaneOrder::Ordered; // its copies are in its lane when queued
   }
   bool run(const void *L, const ChunkRun &C) override {
     StartedChunk S;
@@ -112,7 +142,7 @@ struct LaneBackend : Backend {
       return false;
     Op O;
     O.C = C, O.K = Kernel;
-    Lanes[C.Member].push_back(O);
+    push(C.Member, O);
     S.Member = C.Member;
     S.Handle = this;
     return true;
@@ -127,6 +157,7 @@ struct LaneBackend : Backend {
   bool settle(size_t M) override {
     runHook(BeforeSettle);
     std::lock_guard<std::mutex> Lock(Mutex);
+    ++Settles;
     return drain(M);
   }
   /// Chunks queued (Copies: copies queued).
@@ -135,7 +166,7 @@ struct LaneBackend : Backend {
     size_t N = 0;
     for (const auto &L : Lanes)
       for (const Op &O : L)
-        N += (O.Size > 0) == Copies;
+        N += O.After == SIZE_MAX && (O.Size > 0) == Copies;
     return N;
   }
 };
@@ -248,6 +279,33 @@ struct RunAheadFixture : ::testing::Test {
     std::swap(A, B);
     return Ok;
   }
+  /// b[i] = 7 for i in [1, n - 1) (args: a, unused, b, n), which the back
+  /// end runs from now on.
+  KernelDescriptor Fill = parseDescriptor("hetero-kernel 1\n"
+                                          "split yes\n"
+                                          "nest 1\n"
+                                          "loop 0 1 lt (- (sarg 2 4 1) 1) 1\n"
+                                          "write 8 (arg 1) (* (c 0) 8)\n");
+  KernelTraits useFill() {
+    KernelTraits K = testKernel(Fill, 2);
+    K.Name = "fill";
+    Back.Kernel = [](size_t, uint64_t Lo, uint64_t Hi,
+                     const std::vector<uintptr_t> &Args) {
+      auto *Y = reinterpret_cast<double *>(Args[1]);
+      for (uint64_t T = Lo; T < Hi; ++T)
+        Y[1 + T] = 7;
+      return true;
+    };
+    return K;
+  }
+  /// B holds what the serial run left there, filled.
+  void expectFilled() {
+    std::vector<double> Got(N), Want = RefB;
+    for (int I = 1; I + 1 < N; ++I)
+      Want[I] = 7;
+    ASSERT_TRUE(L.read(Got.data(), B, N * sizeof(double)).ok());
+    EXPECT_EQ(Got, Want);
+  }
   void expectMatchesSerial() {
     std::vector<double> Got(N);
     ASSERT_TRUE(L.read(Got.data(), A, N * sizeof(double)).ok());
@@ -275,9 +333,35 @@ TEST_F(RunAheadFixture, LaunchesLeaveChunksQueuedUntilTheirDataIsTouched) {
   FILE *Out = open_memstream(&Text, &Size);
   E.printStats(Out);
   fclose(Out);
-  EXPECT_NE(std::string(Text).find(" ran_ahead=7 "), std::string::npos)
-      << Text;
+  EXPECT_NE(std::string(Text).find(" ran_ahead=7 "), std::string::npos) << Text;
   free(Text);
+}
+
+// Where the back end orders lanes on the device (a GPU's event), no launch
+// waits on the host: a halo copy's lane waits for its source's lane, and a
+// kernel that overwrites bytes another lane's copy reads waits for that
+// lane. Everything stays queued until the read-back, which still gets a
+// serial run's bits.
+TEST_F(RunAheadFixture, LanesWaitForEachOtherOnTheDevice) {
+  Back.Orders = true;
+  ASSERT_TRUE(sweep()); // waited for: the bound's measure
+  size_t Settles = Back.Settles;
+  for (int It = 1; It < 8; ++It) {
+    ASSERT_TRUE(sweep());
+    ASSERT_TRUE(E.lastLaunch().RanAhead) << "launch " << It;
+    EXPECT_EQ(Back.queued(), 2u * It) << "launch " << It;
+  }
+  EXPECT_EQ(Back.Settles, Settles);
+  EXPECT_GT(Back.LaneCopies, 0u);
+  // Both ways: a copy after its source, a kernel after a copy that reads
+  // what it writes (each sweep writes the array the one before read). Both
+  // are one order per pair of lanes and launch, and the reads it covers
+  // are dropped: what is left is no more than the last two launches'.
+  EXPECT_GE(Back.Orderings, 2u * 6);
+  EXPECT_LE(Back.Orderings, 2u * 7);
+  EXPECT_LE(L.laneReads(), 4u);
+  expectMatchesSerial();
+  EXPECT_EQ(Back.queued(), 0u);
 }
 
 // A reduction's launch is always waited for: its chunks queue behind the
@@ -336,32 +420,31 @@ TEST_F(RunAheadFixture, AKernelWaitsForQueuedCopiesThatReadWhatItWrites) {
     ASSERT_TRUE(sweep());
   ASSERT_TRUE(E.lastLaunch().RanAhead);
   ASSERT_EQ(Back.queued(true), 2u);
-  // b[i] = 7 for i in [1, n - 1); args: a (unused), b, n.
-  KernelDescriptor Fill = parseDescriptor("hetero-kernel 1\n"
-                                          "split yes\n"
-                                          "nest 1\n"
-                                          "loop 0 1 lt (- (sarg 2 4 1) 1) 1\n"
-                                          "write 8 (arg 1) (* (c 0) 8)\n");
-  KernelTraits FillK = testKernel(Fill, 2);
-  FillK.Name = "fill";
-  Back.Kernel = [](size_t, uint64_t Lo, uint64_t Hi,
-                   const std::vector<uintptr_t> &Args) {
-    auto *Y = reinterpret_cast<double *>(Args[1]);
-    for (uint64_t T = Lo; T < Hi; ++T)
-      Y[1 + T] = 7;
-    return true;
-  };
+  KernelTraits FillK = useFill();
   uint64_t Copied = L.stats().BytesD2D + L.stats().BytesH2D;
   ASSERT_TRUE(E.launch(request(FillK, A, B)));
   ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
   ASSERT_FALSE(E.lastLaunch().RanAhead);
   ASSERT_EQ(L.stats().BytesD2D + L.stats().BytesH2D, Copied);
   expectMatchesSerial();
-  std::vector<double> Got(N), Want = RefB;
-  for (int I = 1; I + 1 < N; ++I)
-    Want[I] = 7;
-  ASSERT_TRUE(L.read(Got.data(), B, N * sizeof(double)).ok());
-  EXPECT_EQ(Got, Want);
+  expectFilled();
+}
+
+// With lanes ordered on the device, the fill's lane waits for the copies
+// there instead, and nothing is settled.
+TEST_F(RunAheadFixture, AKernelWaitsOnTheDeviceForCopiesThatReadWhatItWrites) {
+  Config.ParallelStarts = false;
+  Back.Orders = true;
+  for (int It = 0; It < 3; ++It)
+    ASSERT_TRUE(sweep());
+  KernelTraits FillK = useFill();
+  size_t Settles = Back.Settles, Orderings = Back.Orderings;
+  ASSERT_TRUE(E.launch(request(FillK, A, B)));
+  ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
+  EXPECT_EQ(Back.Settles, Settles);
+  EXPECT_GT(Back.Orderings, Orderings);
+  expectMatchesSerial();
+  expectFilled();
 }
 
 // So does a write from the host to the home member (0) of those bytes.

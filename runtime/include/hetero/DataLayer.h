@@ -212,16 +212,20 @@ public:
   /// between two accelerators goes in the destination's lane
   /// (NodeOps::queueCopyInLane), behind the kernels there, with no wait for
   /// the copy: CG's halos over 4 H100s were six copies each paying its own
-  /// wait, with the GPUs idle. The batch's first such copy waits once for
-  /// every node's kernels (its bytes may come from any of them); later ones
-  /// wait for a source only where this batch queued copies into the bytes
-  /// they read. Not for bytes that Writes holds (what the launch's chunks
-  /// may write: another chunk of it could write them while the copy reads)
-  /// or that may hold pointer slots. The destination is then unsettled
-  /// (setLaneNotice()), and until its lane is waited for, anything that
-  /// writes the bytes the copy reads waits for it first (LaneReads.h): a
-  /// copy into them, a host write, a free, and a later launch's kernel
-  /// (beforeKernelWrites()).
+  /// wait, with the GPUs idle. The copy's lane waits on the device for its
+  /// source's lane (setOrderer()), except where this batch queued copies
+  /// into the bytes it reads, not yet issued: then the host waits for the
+  /// source. Without an orderer, or where it declines, the host waits: at
+  /// the batch's first lane copy once for every node's kernels, later only
+  /// where this batch queued copies into the bytes a copy reads. Not for
+  /// bytes that Writes holds (what the launch's chunks may write: another
+  /// chunk of it could write them while the copy reads) or that may hold
+  /// pointer slots. The destination is then unsettled (setLaneNotice()),
+  /// and until its lane is waited for, anything that writes the bytes the
+  /// copy reads waits for it first (LaneReads.h): a copy into them, a host
+  /// write, a free, and a later launch's kernel (beforeKernelWrites()); a
+  /// copy in a lane and a kernel in a lane do so on the device, where the
+  /// orderer can.
   void queueCopiesInLanes(std::map<BufferId, RangeSet> Writes);
   /// Before a kernel on node N writes [Lo, Hi) of buffer Id: waits for the
   /// lanes whose queued copies still read those bytes.
@@ -230,6 +234,11 @@ public:
   Status beforeKernelWrites(NodeId N);
 
   TransferStats &stats() { return Stats; }
+  /// Reads queued in lanes that writers still wait for (LaneReads.h).
+  size_t laneReads() const {
+    Lock L(Mutex);
+    return Reads.size();
+  }
 
   /// Waits for the kernels a launch left running on node N (Engine.h's
   /// run-ahead); an error, saying what failed, when one of them failed (the
@@ -244,6 +253,11 @@ public:
   /// unsettled until the settler waits for it.
   using LaneNotice = std::function<void(NodeId N)>;
   void setLaneNotice(LaneNotice F);
+  /// Makes node W's lane wait, on the device, for the work issued to node
+  /// S's lane so far (Backend::orderAfter). Called under the layer's lock;
+  /// it must not call the layer. Null: none.
+  using Orderer = std::function<LaneOrder(NodeId W, NodeId S)>;
+  void setOrderer(Orderer F);
 
 private:
   struct Buffer;
@@ -295,10 +309,18 @@ private:
   Status settleLocked(NodeId N);
   Settler Settle;
   LaneNotice Notice;
+  Orderer Order;
+  /// Whether node W's lane now waits for node S's on the device (the
+  /// orderer, asked once per pair in a batch).
+  LaneOrder ordered(NodeId W, NodeId S);
+  /// (W, S) ordered in this lane batch: S's lane has nothing new issued to
+  /// it until the batch's chunks start.
+  std::map<std::pair<NodeId, NodeId>, LaneOrder> OrderedInBatch;
   /// Settles the lanes whose queued copies read [Lo, Hi) of buffer Id on
-  /// node N (Id 0: anything there).
+  /// node N (Id 0: anything there); InLane: what writes them goes in N's
+  /// lane, which waits for those lanes on the device where it can.
   Status settleLaneReadersLocked(NodeId N, BufferId Id, uint64_t Lo,
-                                 uint64_t Hi);
+                                 uint64_t Hi, bool InLane = false);
   /// Whether a copy of [Lo, Hi) of B may go in its destination's lane.
   bool mayQueueInLane(const Buffer &B, uint64_t Lo, uint64_t Hi) const;
   /// Whether this lane batch queued a copy into [Lo, Hi) of B on node N.
@@ -317,6 +339,7 @@ private:
 
   std::vector<std::unique_ptr<NodeOps>> Nodes;
   std::map<uintptr_t, std::unique_ptr<Buffer>> Buffers; // by Base
+  std::vector<const Buffer *> Externals; // registered, never released
   TransferStats Stats;
   NodeId Home = HostNode;
   mutable std::mutex Mutex;

@@ -30,14 +30,16 @@
 //
 // Run-ahead (HETERO_RUN_AHEAD=<us>): a split launch whose chunks are all on
 // members that queue them (GPUs), without reductions, with its shares and
-// grids settled (nothing to time), and whose chunks took at most that long
-// the last time they were waited for, returns once they are queued. Each
-// such member is then unsettled: before anything touches its memory from
-// outside its queue (the data layer's copies, read-backs, scans, frees:
-// DataLayer::setSettler) the engine waits for its queue, and chunks of
-// later launches queue behind them. Such a launch's copies between GPUs go
-// in the destinations' queues too, after one wait for what ran ahead before
-// (DataLayer::queueCopiesInLanes): no wait per copy. So the GPUs go from one
+// its chunks' grids settled (nothing to time; a member the owner rule left
+// without a chunk has no grid to time), and whose chunks took at most that
+// long the last time they were waited for, returns once they are queued.
+// Each such member is then unsettled: before anything touches its memory
+// from outside its queue (the data layer's copies, read-backs, scans,
+// frees: DataLayer::setSettler) the engine waits for its queue, and chunks
+// of later launches queue behind them. Such a launch's copies between GPUs
+// go in the destinations' queues too, each after the kernels of its source
+// on the device (DataLayer::queueCopiesInLanes, Backend::orderAfter): no
+// wait on the host. So the GPUs go from one
 // kernel to the next while the host plans the next launch (CG over 4 H100s:
 // six launches an iteration, each paying its round trip with the GPUs
 // idle). A program's
@@ -155,6 +157,9 @@ private:
   /// error says what failed; the caller that decides prints it (Status.h).
   Status settleMember(size_t M);
   Status settleNode(NodeId N);
+  /// Node W's members' queues wait on the device for what node S's members
+  /// have queued (Backend::orderAfter).
+  LaneOrder orderNodes(NodeId W, NodeId S);
   Status settleAll();
 
   const Settings &Config;

@@ -32,6 +32,10 @@ public:
   std::vector<NodeId> allReaders() const;
   /// Dst's lane was waited for: its reads are done.
   void settled(NodeId Dst);
+  /// Src's lane runs after everything Dst's lane was given (ordered on the
+  /// device): Dst's reads of Src's bytes are no one else's concern, since
+  /// whatever else writes Src's memory waits for Src's lane first.
+  void orderedAfter(NodeId Src, NodeId Dst);
   bool empty() const { return Reads.empty(); }
   size_t size() const { return Reads.size(); }
 

@@ -23,6 +23,15 @@ constexpr NodeId HostNode = 0;
 
 enum class NodeKind { Host, Gpu, Simulated };
 
+/// Whether one lane (a node's or member's queue: a GPU's stream) now runs
+/// after what another's holds, ordered on the device (Backend::orderAfter).
+enum class LaneOrder {
+  No,      ///< not ordered: the caller waits for the other on the host
+  Ordered, ///< ordered, and the other holds nothing that is not yet issued
+  Held,    ///< ordered, but the other holds copies for its next chunk, not
+           ///< issued yet, which the order does not cover
+};
+
 const char *nodeKindName(NodeKind K);
 
 class NodeOps {

@@ -101,14 +101,17 @@ private:
       return Left == O.Left && Right == O.Right && At == O.At;
     }
   };
+  /// A launch's shape: the kernel's key, its trip counts and the
+  /// arguments its descriptor reads; numbered once per launch, so that the
+  /// windows' lookups compare numbers, not strings and vectors.
+  using LaunchKey =
+      std::tuple<std::string, std::vector<uint64_t>, std::vector<uint64_t>>;
   /// The iterations [Lo, Hi) of two neighbouring chunks of one launch.
   struct Window {
-    std::string Key;
-    std::vector<uint64_t> Trips, Args;
+    uint32_t Launch = 0;
     uint64_t Lo = 0, Hi = 0;
     bool operator<(const Window &O) const {
-      return std::tie(Key, Trips, Args, Lo, Hi) <
-             std::tie(O.Key, O.Trips, O.Args, O.Lo, O.Hi);
+      return std::tie(Launch, Lo, Hi) < std::tie(O.Launch, O.Lo, O.Hi);
     }
   };
   /// What a window's iterations reach of the main buffer.
@@ -119,31 +122,39 @@ private:
     uint64_t Lo = 0, Hi = 0; // offsets in the buffer
     uint64_t Near = 0;       // where the access starts at the shares' cut
   };
+  /// Per kernel key: its last launch's cuts, and whether its sections read
+  /// memory (then it is left as cut).
+  struct Kernel {
+    std::vector<Cut> LastCuts;
+    bool Reading = false;
+  };
 
-  std::map<std::string, std::vector<Cut>> LastCuts;
-  /// Kernels whose sections read memory: left as cut.
-  std::set<std::string> Reading;
+  std::map<std::string, Kernel> Kernels;
+  std::map<LaunchKey, uint32_t> Launches;
   std::map<Window, Reach> Reaches;
   std::map<std::pair<Window, uint64_t>, uint64_t> Boundaries; // by X
 
   /// reach(), kept per window (a kernel whose sections load memory is
   /// noted in Reading and its reach is not Known); with NearAt, Near is
   /// where the access starts at that iteration (and Known needs it).
-  Reach keptReach(const Window &W, const KernelDescriptor &D,
-                  const DescEnv &Env, const std::vector<uintptr_t> &ArgBegins,
+  Reach keptReach(Kernel &Kn, const Window &W, const KernelDescriptor &D,
+                  const DescEnv &Env, const std::vector<uint64_t> &Trips,
+                  const std::vector<uintptr_t> &ArgBegins,
                   const DataLayer &Layer, std::optional<uint64_t> NearAt);
   bool reach(const Window &W, const KernelDescriptor &D, const DescEnv &Env,
+             const std::vector<uint64_t> &Trips,
              const std::vector<uintptr_t> &ArgBegins, const DataLayer &Layer,
              Reach &Out) const;
   /// The whole launch on the member whose node holds alone most of what it
   /// reaches, where one does (see above): Chunks becomes that one chunk.
-  bool toOwner(Window W, const KernelDescriptor &D, const DescEnv &Env,
+  bool toOwner(Kernel &Kn, Window W, const KernelDescriptor &D,
+               const DescEnv &Env, const std::vector<uint64_t> &Trips,
                const std::vector<uintptr_t> &ArgBegins,
                const std::vector<NodeId> &Nodes, const DataLayer &Layer,
                std::vector<ChunkSpec> &Chunks);
   bool boundary(const Window &W, const Reach &R, uint64_t X,
                 const KernelDescriptor &D, const DescEnv &Env,
-                uint64_t &P) const;
+                const std::vector<uint64_t> &Trips, uint64_t &P) const;
 };
 
 /// Where ownership of [Lo, Hi) changes hands from the left node to the
