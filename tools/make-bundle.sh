@@ -8,7 +8,8 @@
 #             (CUDA's own libraries are on those machines)
 #   lit/      lit, the lit suite with its programs prebuilt, FileCheck, not
 #   run-gpu-tests.sh
-#   tools/    bench.py, same_answers.py, trace-plot.py and bar_plot.py
+#   tools/    bench.py, same_answers.py, trace-plot.py, launch-costs.py and
+#             bar_plot.py
 # into <out-dir>/hetero-bundle.tar.xz (at most 64 MiB, checked).
 #
 #   make-bundle.sh <build-dir> <source-dir> <out-dir> [gpu-arch]
@@ -53,7 +54,8 @@ cp -L /usr/lib/llvm-19/lib/libomp.so.5 "$b/lib/libomp.so.5"
 
 mkdir -p "$b/tools"
 cp "$src/tools/run-gpu-tests.sh" "$b/"
-cp "$src/tools/bench.py" "$src/tools/same_answers.py" "$src/tools/trace-plot.py" "$src/tools/bar_plot.py" "$b/tools/"
+cp "$src/tools/bench.py" "$src/tools/same_answers.py" "$src/tools/trace-plot.py" \
+  "$src/tools/launch-costs.py" "$src/tools/bar_plot.py" "$b/tools/"
 chmod +x "$b/run-gpu-tests.sh" "$b"/tools/*.py
 tar -C "$stage" -cJf "$out/hetero-bundle.tar.xz" hetero-bundle
 size=$(stat -c %s "$out/hetero-bundle.tar.xz")

@@ -684,6 +684,17 @@ LaneOrder BackEnds::orderAfter(size_t W, size_t S) {
   return Done;
 }
 
+void BackEnds::issueHeld() {
+  for (size_t M = 0; M < Lanes.size(); ++M) {
+    if (!Lanes[M])
+      continue;
+    GpuLane &Lane = *Lanes[M];
+    std::lock_guard<std::mutex> Hold(Lane.Mutex);
+    if (!Lane.Failed && !Lane.Copies.empty())
+      (void)issueCopies(Lane, Members[M].Device); // a failure marks the lane
+  }
+}
+
 void BackEnds::setInfoFlag(uint32_t Level) {
   if (Cuda)
     Cuda->set_info_flag(Level);

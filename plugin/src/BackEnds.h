@@ -128,6 +128,7 @@ public:
   void release(StartedChunk &S) override;
   bool settle(size_t M) override;
   LaneOrder orderAfter(size_t W, size_t S) override;
+  void issueHeld() override;
 
   void setInfoFlag(uint32_t Level);
   void setDeviceIdentifier(int32_t UserId);

@@ -240,6 +240,9 @@ bool Engine::launch(const LaunchRequest &R) {
     Outcome =
         Split.split(Shares, Reason,
                     Alone < Members.size() ? Offered : std::vector<Share>());
+    // Copies queued for chunks that then did not start go now, before a
+    // later launch can write what they read (Backend::issueHeld).
+    Back.issueHeld();
   }
   if (Outcome == LaunchRun::Outcome::NotSplit) {
     Rec = KernelStats::Launch();

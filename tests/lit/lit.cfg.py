@@ -112,4 +112,6 @@ config.substitutions.append(("%hetero-info", os.path.join(config.hetero_bin_dir,
 config.substitutions.append(
     ("%trace-plot", "python3 " + os.path.join(config.hetero_source_dir, "tools", "trace-plot.py")))
 config.substitutions.append(
+    ("%launch-costs", "python3 " + os.path.join(config.hetero_source_dir, "tools", "launch-costs.py")))
+config.substitutions.append(
     ("%trace-check", "python3 " + os.path.join(config.test_source_root, "Inputs", "trace-check.py")))

@@ -58,15 +58,19 @@ struct LaneBackend : Backend {
   std::vector<bool> Failed;
   size_t LaneCopies = 0; // copies ever queued
   /// Whether orderAfter() orders lanes (else the engine waits on the host),
-  /// how often it did, and how often a member was settled.
+  /// how often it did, and how often a member was settled. Ordering lanes
+  /// hold the copies queued into them until their next chunk starts or they
+  /// are waited for (issue()), as a GPU's lane does.
   bool Orders = false;
+  std::vector<std::vector<Op>> Held; // per member, when Orders
   size_t Orderings = 0, Settles = 0;
   /// Each runs once, on the first finish() / settle() after it is set,
   /// before that wait begins (outside Mutex): a test holds a wait there.
   std::function<void()> BeforeFinish, BeforeSettle;
   std::mutex HookMutex;
   explicit LaneBackend(size_t Members)
-      : Lanes(Members), Issued(Members), Ran(Members), Failed(Members) {}
+      : Lanes(Members), Issued(Members), Ran(Members), Failed(Members),
+        Held(Members) {}
 
   void runHook(std::function<void()> &Slot) {
     std::function<void()> Hook;
@@ -111,15 +115,29 @@ struct LaneBackend : Backend {
     Lanes[M].push_back(std::move(O));
     ++Issued[M];
   }
+  /// Puts the copies M holds in its lane (under Mutex).
+  void issue(size_t M) {
+    for (Op &O : Held[M])
+      push(M, std::move(O));
+    Held[M].clear();
+  }
   bool queueCopy(size_t M, void *Dst, const void *Src, size_t Size) {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (Failed[M])
       return false;
     Op O;
     O.Dst = Dst, O.Src = Src, O.Size = Size;
-    push(M, O);
+    if (Orders)
+      Held[M].push_back(O);
+    else
+      push(M, O);
     ++LaneCopies;
     return true;
+  }
+  void issueHeld() override {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    for (size_t M = 0; M < Held.size(); ++M)
+      issue(M);
   }
   LaneOrder orderAfter(size_t W, size_t S) override {
     std::lock_guard<std::mutex> Lock(Mutex);
@@ -129,7 +147,7 @@ struct LaneBackend : Backend {
     O.After = S, O.Upto = Issued[S];
     push(W, O);
     ++Orderings;
-    return LaneOrder::Ordered; // its copies are in its lane when queued
+    return Held[S].empty() ? LaneOrder::Ordered : LaneOrder::Held;
   }
   bool run(const void *L, const ChunkRun &C) override {
     StartedChunk S;
@@ -140,6 +158,7 @@ struct LaneBackend : Backend {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (Failed[C.Member] || NoStartOn.count(C.Member))
       return false;
+    issue(C.Member);
     Op O;
     O.C = C, O.K = Kernel;
     push(C.Member, O);
@@ -151,6 +170,7 @@ struct LaneBackend : Backend {
     runHook(BeforeFinish);
     std::lock_guard<std::mutex> Lock(Mutex);
     S.Handle = nullptr;
+    issue(S.Member);
     return drain(S.Member);
   }
   void release(StartedChunk &S) override { S.Handle = nullptr; }
@@ -158,6 +178,7 @@ struct LaneBackend : Backend {
     runHook(BeforeSettle);
     std::lock_guard<std::mutex> Lock(Mutex);
     ++Settles;
+    issue(M);
     return drain(M);
   }
   /// Chunks queued (Copies: copies queued).

@@ -135,6 +135,12 @@ public:
   virtual LaneOrder orderAfter(size_t /*W*/, size_t /*S*/) {
     return LaneOrder::No;
   }
+  /// Issues, on every member, the copies still held for a next chunk that
+  /// did not start (a member that left the launch, a chunk that did not
+  /// start): after each launch, so that the copies a lane holds are always
+  /// the current launch's (LaneOrder::Held is safe to wait past: they read
+  /// nothing the launch writes).
+  virtual void issueHeld() {}
 };
 
 } // namespace hetero

@@ -1,12 +1,16 @@
 // HETERO_TRACE=<file> writes every chunk, copy, wait and launch in the
 // Chrome trace format: the chunks' iterations per member and kernel are the
 // statistics', and the copies' bytes per direction the statistics' totals.
-// tools/trace-plot.py draws it. A path that cannot be created stops the
+// tools/trace-plot.py draws it, and tools/launch-costs.py sums where the
+// host's time per launch went (the second half of the 20 launches). A path that cannot be created stops the
 // program before any kernel runs.
 // RUN: %clang-hetero %s -o %t
 // RUN: env HETERO_TRACE=%t.json HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES=fixed %run-hetero %t 2>%t.stats | %FileCheck %s
 // RUN: %trace-check %t.json %t.stats | %FileCheck %s --check-prefix=TRACE
 // RUN: %trace-plot %t.json %t.png | %FileCheck %s --check-prefix=PLOT
+// RUN: %launch-costs --self-test | %FileCheck %s --check-prefix=COSTS-SELF
+// RUN: %launch-costs %t.json --csv %t.csv | %FileCheck %s --check-prefix=COSTS
+// RUN: grep -q "^plan:sections," %t.csv
 // RUN: env HETERO_TRACE=%t.missing/dir/x.json %not %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=BAD
 // CHECK: sum=
 // TRACE-DAG: trace-check: {{.*}}main_l{{[0-9]+}} sim:0 {{[1-9][0-9]*}} iterations
@@ -15,6 +19,11 @@
 // TRACE-DAG: trace-check: d2h {{[0-9]+}} bytes
 // TRACE: trace-check: lanes {{.*}}host{{.*}}sim:0, sim:1
 // PLOT: trace-plot: wrote
+// COSTS-SELF: launch-costs: self-test passed
+// COSTS: launch-costs: 10 launches in
+// COSTS-DAG: plan:sections
+// COSTS-DAG: plan:prepare
+// COSTS-DAG: plan:shares
 // BAD: hetero: error: HETERO_TRACE={{.*}}x.json: cannot create the file
 #include <stdio.h>
 #include <stdlib.h>
