@@ -24,6 +24,7 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -197,8 +198,8 @@ struct LaneBackend : Backend {
 struct LaneNodeOps : SimulatedNodeOps {
   LaneBackend &Back;
   size_t Member;
-  LaneNodeOps(int Index, LaneBackend &Back, size_t Member)
-      : SimulatedNodeOps(Index), Back(Back), Member(Member) {}
+  LaneNodeOps(int Index, LaneBackend &Back, size_t Member, size_t Capacity = 0)
+      : SimulatedNodeOps(Index, Capacity), Back(Back), Member(Member) {}
   bool queueCopyInLane(void *Dst, NodeOps &Src, const void *SrcPtr,
                        size_t Size) override {
     return Src.kind() == NodeKind::Simulated &&
@@ -699,6 +700,104 @@ TEST_F(RunAheadFixture, FreesOnOtherThreadsRaceLaunchesThatRunAhead) {
   Stop = true;
   Freer.join();
   expectMatchesSerial();
+}
+
+// A lane holds the copies queued into it until its next chunk starts. A
+// member that leaves a launch that runs ahead (no room for its chunk's
+// data) after a halo copy was queued for it must not keep that copy: issued
+// at its next start, in a later launch, it would go out with that launch's
+// copies, and with the source's later writes (an order past a lane that
+// holds copies takes them for the current launch's). So the launch issues
+// it before it returns (Backend::issueHeld), and the answers stay a serial
+// run's.
+TEST(RunAheadHeldCopies, AMemberThatLeavesALaunchKeepsNoCopies) {
+  Settings Config;
+  Config.FixedShares = true;
+  Config.RunAheadUs = Settings::MaxRunAheadUs;
+  Config.ParallelStarts = false;
+  const int N = 3001;
+  LaneBackend Back(3);
+  Back.Orders = true;
+  DataLayer L;
+  // Member 0 holds the stencil's two arrays, not the third; the others,
+  // which go on without it, hold all.
+  Pool P(3);
+  for (size_t M = 0; M < 3; ++M) {
+    P[M].Kind = MemberKind::Simulated, P[M].Index = static_cast<int>(M);
+    P[M].WorkerId = static_cast<int>(M);
+    P[M].Node = L.addNode(std::make_unique<LaneNodeOps>(
+        static_cast<int>(M), Back, M, M ? 0 : 4 * N * sizeof(double)));
+  }
+  Engine E{Config, L, P, Back, runInTurn};
+  KernelDescriptor Stencil = parseDescriptor(StencilDesc);
+  KernelTraits StencilK = testKernel(Stencil, 3);
+  // b[i] = a[i - 1] + a[i] + a[i + 1] + c[8 i] for i in [1, n - 1); args:
+  // a, b, n, c.
+  std::string WideText = StencilDesc;
+  WideText.insert(WideText.find("write"), "read 8 (arg 3) (* (c 0) 64)\n");
+  KernelDescriptor Wide = parseDescriptor(WideText.c_str());
+  KernelTraits WideK = testKernel(Wide, 3);
+  WideK.Name = "wide";
+  std::vector<double> Ref(N), RefB(N), RefC(8 * N);
+  for (int I = 0; I < N; ++I)
+    Ref[I] = RefB[I] = (I * 37 % 101) / 7.0;
+  for (int I = 0; I < 8 * N; ++I)
+    RefC[I] = (I % 13) * 0.25;
+  auto Upload = [&](const std::vector<double> &V) {
+    void *P = L.allocate(V.size() * sizeof(double));
+    EXPECT_TRUE(L.write(P, V.data(), V.size() * sizeof(double)).ok());
+    return P;
+  };
+  void *A = Upload(Ref), *B = Upload(RefB), *C = Upload(RefC);
+  auto Sweep = [&] { // A to B, then the two swap
+    Back.Kernel = stencil();
+    Back.Total = N - 2;
+    ASSERT_TRUE(E.launch(testRequest(StencilK, A, B, N)));
+    for (int I = 1; I + 1 < N; ++I)
+      RefB[I] = (Ref[I - 1] + Ref[I] + Ref[I + 1]) / 3.0;
+    std::swap(Ref, RefB);
+    std::swap(A, B);
+  };
+  auto WideLaunch = [&] { // A and C to B
+    Back.Kernel = [](size_t, uint64_t Lo, uint64_t Hi,
+                     const std::vector<uintptr_t> &Args) {
+      auto *X = reinterpret_cast<const double *>(Args[0]);
+      auto *Y = reinterpret_cast<double *>(Args[1]);
+      auto *Z = reinterpret_cast<const double *>(Args[3]);
+      for (uint64_t T = Lo; T < Hi; ++T)
+        Y[1 + T] = X[T] + X[1 + T] + X[2 + T] + Z[8 * (1 + T)];
+      return true;
+    };
+    LaunchRequest R = testRequest(WideK, A, B, N);
+    R.Args.push_back(reinterpret_cast<uintptr_t>(C));
+    R.Offsets.push_back(0);
+    ASSERT_TRUE(E.launch(R));
+    for (int I = 1; I + 1 < N; ++I)
+      RefB[I] = Ref[I - 1] + Ref[I] + Ref[I + 1] + RefC[8 * I];
+  };
+  ::testing::internal::CaptureStderr(); // member 0's lack of room, said
+  for (int It = 0; It < 3; ++It)
+    Sweep();
+  WideLaunch(); // waited for: the run-ahead bound's measure
+  Sweep();      // A's rows change on both members
+  size_t Copies = Back.LaneCopies;
+  WideLaunch(); // runs ahead: member 0 gets A's halo, then finds no room
+  (void)::testing::internal::GetCapturedStderr();
+  EXPECT_GT(Back.LaneCopies, Copies);
+  {
+    std::lock_guard<std::mutex> Lock(Back.Mutex);
+    for (const auto &H : Back.Held)
+      EXPECT_TRUE(H.empty());
+  }
+  std::swap(Ref, RefB); // B, the wide launch's output, into Ref
+  std::swap(A, B);
+  for (int It = 0; It < 2; ++It)
+    Sweep();
+  std::vector<double> Got(N);
+  ASSERT_TRUE(L.read(Got.data(), A, N * sizeof(double)).ok());
+  EXPECT_EQ(std::memcmp(Got.data(), Ref.data(), N * sizeof(double)), 0);
+  for (void *P : {A, B, C})
+    EXPECT_TRUE(L.release(P).ok());
 }
 
 // The data layer's side: the settler runs for the node whose memory it is
