@@ -536,22 +536,19 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
   // for its source's, which would also wait for the copies queued into it
   // meanwhile. Bytes this batch queued into the source, not yet issued
   // there, are waited for on the host.
-  bool SrcSettled = false;
-  if (InLane && !laneQueuedInto(Src, B, Lo, Hi) &&
-      ordered(Dst, Src) != LaneOrder::No) {
-    // the copy's lane waits for the source's
-  } else {
-    if (InLane && !LaneBatchSettled) {
-      for (NodeId N = HostNode + 1; size_t(N) < Nodes.size(); ++N)
-        if (Status S = settleLocked(N); !S)
-          return S;
-      LaneBatchSettled = true;
-    }
-    if (!InLane || laneQueuedInto(Src, B, Lo, Hi)) {
-      if (Status S = settleLocked(Src); !S)
+  bool IntoSrc = InLane && laneQueuedInto(Src, B, Lo, Hi);
+  bool OnDevice = InLane && !IntoSrc && ordered(Dst, Src) != LaneOrder::No;
+  if (InLane && !OnDevice && !LaneBatchSettled) {
+    for (NodeId N = HostNode + 1; size_t(N) < Nodes.size(); ++N)
+      if (Status S = settleLocked(N); !S)
         return S;
-      SrcSettled = true;
-    }
+    LaneBatchSettled = true;
+  }
+  bool SrcSettled = false;
+  if (!InLane || IntoSrc) {
+    if (Status S = settleLocked(Src); !S)
+      return S;
+    SrcSettled = true;
   }
   if (!InLane)
     if (Status S = settleLocked(Dst); !S)
@@ -770,11 +767,15 @@ RangeSet DataLayer::validOnlyOn(NodeId N, BufferId Id, uint64_t Lo,
 //-------------------------------------------------------------===//
 
 std::vector<DataLayer::Buffer *>
-DataLayer::closure(const std::vector<uintptr_t> &Roots) const {
+DataLayer::closure(const std::vector<uintptr_t> &Args) const {
   std::vector<Buffer *> Out;
   std::set<Buffer *> Seen;
-  for (uintptr_t P : Roots)
+  for (uintptr_t P : Args)
     if (Buffer *B = lookupForPointer(P); B && Seen.insert(B).second)
+      Out.push_back(B);
+  // Globals are reached without being passed.
+  for (Buffer *B : Externals)
+    if (Seen.insert(B).second)
       Out.push_back(B);
   for (size_t I = 0; I < Out.size(); ++I)
     for (const auto &[Off, Value] : Out[I]->PointerSlots)
@@ -786,11 +787,8 @@ DataLayer::closure(const std::vector<uintptr_t> &Roots) const {
 std::vector<BufferInfo>
 DataLayer::kernelBuffers(const std::vector<uintptr_t> &Args) {
   Lock L(Mutex);
-  std::vector<uintptr_t> Roots = Args;
-  for (const Buffer *B : Externals)
-    Roots.push_back(B->Base);
   std::vector<BufferInfo> Out;
-  for (Buffer *B : closure(Roots))
+  for (Buffer *B : closure(Args))
     Out.push_back(infoOf(*B));
   return Out;
 }
@@ -808,11 +806,8 @@ Status DataLayer::acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
   Lock L(Mutex);
   if (Status S = waitAllQueuedLocked(); !S)
     return S;
-  std::vector<uintptr_t> Roots = Args;
-  for (const Buffer *B : Externals)
-    Roots.push_back(B->Base);
   Touched.clear();
-  for (Buffer *B : closure(Roots)) {
+  for (Buffer *B : closure(Args)) {
     Touched.push_back(B->Base);
     if (B->HostResident)
       markWrittenLocked(HostNode, *B, 0, B->Size);

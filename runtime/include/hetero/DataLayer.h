@@ -334,12 +334,14 @@ private:
   /// Whether the calling thread is outside an open batch.
   bool outsideBatch() const;
   void forgetSlots(Buffer &B, uint64_t Lo, uint64_t Hi);
-  std::vector<Buffer *> closure(const std::vector<uintptr_t> &Roots) const;
+  /// The buffers a kernel with these arguments reaches: theirs, those
+  /// their pointer slots lead to, and the globals (registerExternal()).
+  std::vector<Buffer *> closure(const std::vector<uintptr_t> &Args) const;
   static BufferInfo infoOf(const Buffer &B);
 
   std::vector<std::unique_ptr<NodeOps>> Nodes;
   std::map<uintptr_t, std::unique_ptr<Buffer>> Buffers; // by Base
-  std::vector<const Buffer *> Externals; // registered, never released
+  std::vector<Buffer *> Externals; // registered, never released
   TransferStats Stats;
   NodeId Home = HostNode;
   mutable std::mutex Mutex;
