@@ -176,7 +176,7 @@ HeteroKernel *BackEnds::knownKernel(void *Entry) {
 void BackEnds::loadDescriptor(ImageGroup &G, HeteroKernel &K) {
   std::string Name = abi::descriptorSymbol(K.Traits.Name);
   void *Text = nullptr;
-  if (!G.HostLoaded || !imageDefinesSymbol(G.HostImage, Name) ||
+  if (!G.HostLoaded || !G.Symbols.defines(G.HostImage, Name) ||
       Host->get_global(G.HostBinary, 0, Name.c_str(), &Text) !=
           OFFLOAD_SUCCESS ||
       !Text) {
@@ -213,18 +213,18 @@ void BackEnds::findWindows(ImageGroup &G, HeteroKernel &K) {
     if (M.Kind == MemberKind::Gpu) {
       __tgt_device_image *Img = G.CudaImageOf[M.Index];
       __tgt_device_binary Bin = G.CudaBinaries[M.Index];
-      if (Img && imageDefinesSymbol(Img, Name))
+      if (Img && G.Symbols.defines(Img, Name))
         Rc =
             Cuda->get_global(Bin, sizeof(abi::LoopWindow), Name.c_str(), &Addr);
-      if (Rc == OFFLOAD_SUCCESS && imageDefinesSymbol(Img, Copy) &&
+      if (Rc == OFFLOAD_SUCCESS && G.Symbols.defines(Img, Copy) &&
           Cuda->get_function(Bin, Copy.c_str(), &Entry) != OFFLOAD_SUCCESS)
         Rc = OFFLOAD_FAIL;
-    } else if (imageDefinesSymbol(G.HostImage, Name)) {
+    } else if (G.Symbols.defines(G.HostImage, Name)) {
       __tgt_device_binary Bin = M.Kind == MemberKind::Simulated
                                     ? G.SimBinaries[M.Index]
                                     : G.HostBinary;
       Rc = Host->get_global(Bin, sizeof(abi::LoopWindow), Name.c_str(), &Addr);
-      if (Rc == OFFLOAD_SUCCESS && imageDefinesSymbol(G.HostImage, Copy) &&
+      if (Rc == OFFLOAD_SUCCESS && G.Symbols.defines(G.HostImage, Copy) &&
           Host->get_function(Bin, Copy.c_str(), &Entry) != OFFLOAD_SUCCESS)
         Rc = OFFLOAD_FAIL;
     }

@@ -516,6 +516,10 @@ __hetero_runtime_version() {
 /// program would, prints what it found and stops it. 0 when the pool has a
 /// member; a pool that cannot start says why and returns 1.
 extern "C" __attribute__((visibility("default"))) int __hetero_info(FILE *Out) {
+  // The report gives the bus's bandwidths: StarPU measures them here where
+  // it has none yet (programs leave them unmeasured, StarPUPool.cpp), and
+  // the programs after it read them.
+  setenv("STARPU_BUS_SAMPLING", "1", /*overwrite=*/0);
   hetero::HeteroPluginTy Plugin;
   if (auto Err = Plugin.init()) {
     fprintf(Out, "hetero-info: the pool did not start: %s\n",

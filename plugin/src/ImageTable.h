@@ -9,6 +9,7 @@
 #ifndef HETERO_PLUGIN_IMAGETABLE_H
 #define HETERO_PLUGIN_IMAGETABLE_H
 
+#include "ImageSymbols.h"
 #include "Shared/APITypes.h"
 
 #include <map>
@@ -36,6 +37,8 @@ struct ImageGroup {
   std::vector<bool> SimLoaded;
   // Its `declare target indirect` functions are known to the engine.
   bool IndirectLoaded = false;
+  // What its images define (hetero's optional globals are asked by name).
+  ImageSymbols Symbols;
 };
 
 enum class ImageKind { None, Host, Cuda };

@@ -177,10 +177,14 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
              Where(*L.From).c_str(), Where(*L.To).c_str(), L.GBs);
     Bus += Line;
   }
+  const char *Unmeasured =
+      Gpus.empty() ? "  none measured (no GPU)\n"
+                   : "  not measured (STARPU_BUS_SAMPLING=0: hetero-info "
+                     "measures it once, and the runs after it read it)\n";
   fprintf(Out,
           "bandwidth (StarPU's bus calibration, cached in "
           "$STARPU_HOME):\n%s",
-          Bus.empty() ? "  none measured (no GPU)\n" : Bus.c_str());
+          Bus.empty() ? Unmeasured : Bus.c_str());
 
   fprintf(Out, "settings in force:\n");
   for (const std::string &S : settingsInForce(Config, getenv))
@@ -192,8 +196,9 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
   if (!StarPUVars.empty())
     fprintf(Out,
             "StarPU settings in force (hetero sets STARPU_WORKERS_NOBIND, "
-            "STARPU_CUDA_PIPELINE, STARPU_KEEP_LAST_WORKER_AWAKE and "
-            "STARPU_SILENT where the user did not):\n%s",
+            "STARPU_CUDA_PIPELINE, STARPU_KEEP_LAST_WORKER_AWAKE, "
+            "STARPU_BUS_SAMPLING and STARPU_SILENT where the user did "
+            "not):\n%s",
             StarPUVars.c_str());
   if (Rank.shared())
     fprintf(Out, "node rank %u of %u (%s)\n", Rank.Rank, Rank.Size,

@@ -41,6 +41,13 @@ static std::string programIdentity() {
   return Id;
 }
 
+static std::vector<std::string> memberNames(const Pool &P) {
+  std::vector<std::string> Names;
+  for (const Member &M : P)
+    Names.push_back(M.name());
+  return Names;
+}
+
 std::string Engine::sharesScope(const Settings &S) {
   return programIdentity() + ";" + planSettingsSignature(S);
 }
@@ -62,8 +69,9 @@ static DataLayer::ScanMode scanModeOf(Settings::Inspect I) {
 
 Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
                TaskRunner Run)
-    : Config(S), Layer(Layer), Members(std::move(Members)), Back(B),
-      Run(std::move(Run)), Decide(S),
+    : Config(S), Layer(Layer), Members(std::move(Members)),
+      MemberNames(memberNames(this->Members)), Back(B), Run(std::move(Run)),
+      Decide(S),
       Measured(measuredShares(S), static_cast<double>(S.ProbeAfterMs) / 1e3),
       Grids(S.MeasuredTeams && measuredShares(S) && !S.UserTeams,
             static_cast<double>(S.ProbeAfterMs) / 1e3),
@@ -274,7 +282,7 @@ bool Engine::launch(const LaunchRequest &R) {
     std::vector<MemberUsage> Usage(Members.size());
     for (const auto &[Name, U] : Rec.Members)
       for (size_t M = 0; M < Members.size(); ++M)
-        if (Members[M].name() == Name)
+        if (MemberNames[M] == Name)
           Usage[M] = U;
     double Wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
@@ -297,7 +305,7 @@ bool Engine::launch(const LaunchRequest &R) {
   }
   Shapes.assign(Members.size(), TeamsTrial::Pick());
   if (Alone < Members.size() && Rec.Split)
-    Rec.Alone = Members[Alone].name();
+    Rec.Alone = MemberNames[Alone];
   Rec.H2D = T.BytesH2D - H2D;
   Rec.D2D = T.BytesD2D - D2D;
   Rec.D2H = T.BytesD2H - D2H;

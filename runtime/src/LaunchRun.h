@@ -87,7 +87,7 @@ private:
   std::string GridKey;
 
   const Member &member(size_t M) const { return E.Members[M]; }
-  std::string name(size_t M) const { return member(M).name(); }
+  const std::string &name(size_t M) const { return E.MemberNames[M]; }
   bool plan(const std::vector<Share> &Shares, std::string &Reason);
   /// Warns of an access beyond its mapped buffer (resolveSections'
   /// OutsideBuffer), if any.

@@ -123,6 +123,19 @@ static std::string describe(const Pool &P, const std::vector<Share> &S) {
   return Out;
 }
 
+const std::string &ShareModel::describeHanded(const Pool &P, Entry &E) {
+  auto Same = [](const Share &A, const Share &B) {
+    return A.Member == B.Member && A.Weight == B.Weight;
+  };
+  if (E.Description.empty() ||
+      !std::equal(E.Handed.begin(), E.Handed.end(), E.Described.begin(),
+                  E.Described.end(), Same)) {
+    E.Described = E.Handed;
+    E.Description = describe(P, E.Handed);
+  }
+  return E.Description;
+}
+
 std::string ShareModel::leaderFor(const std::string &Key,
                                   const Entry &E) const {
   if (!E.TripCount || E.MinWall <= 0)
@@ -238,7 +251,7 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
             L->second.Handed.empty() ? L->second.Static : L->second.Handed;
       else
         E.Handed = E.Settled.empty() ? Static : E.Settled;
-      Note = "follow[" + E.Leader + "]:" + describe(P, E.Handed);
+      Note = "follow[" + E.Leader + "]:" + describeHanded(P, E);
       return E.Handed;
     }
   }
@@ -291,7 +304,7 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
     }
     break;
   }
-  Note += ":" + describe(P, E.Handed);
+  Note += ":" + describeHanded(P, E);
   return E.Handed;
 }
 

@@ -129,6 +129,10 @@ void StarPUPool::prepareEnvironment() {
     // one too (clang-patches/starpu): every task goes to a given worker,
     // which wakes it. A polling worker would take a core from the CPU pool.
     setenv("STARPU_KEEP_LAST_WORKER_AWAKE", "0", 0);
+    // Each task goes to a given worker and no data is registered: StarPU's
+    // bus figures are never read, and measuring them cost about 2 s at the
+    // first start on a machine with four GPUs (clang-patches/starpu/0005).
+    setenv("STARPU_BUS_SAMPLING", "0", 0);
     if (infoLevel() < 2)
       setenv("STARPU_SILENT", "1", 0);
   });

@@ -77,17 +77,24 @@ TEST(ImageTable, ImagesOfOneBinaryShareAGroup) {
 TEST(ImageSymbols, DefinedSymbolsOfAnElfImage) {
   OwnImage Own;
   ASSERT_GT(Own.Bytes.size(), 64u);
-  EXPECT_TRUE(imageDefinesSymbol(&Own.Img, "heteroPluginTestSymbol"));
-  EXPECT_TRUE(imageDefinesSymbol(&Own.Img, "main"));
-  EXPECT_FALSE(imageDefinesSymbol(&Own.Img, "noSuchSymbolAnywhere_xyz"));
-  // Used, not defined here (libomp defines it).
-  EXPECT_FALSE(imageDefinesSymbol(&Own.Img, "omp_get_thread_limit"));
+  ImageSymbols Symbols;
+  // Asked twice: the second answer comes from the table read the first time.
+  for (int Round = 0; Round < 2; ++Round) {
+    EXPECT_TRUE(Symbols.defines(&Own.Img, "heteroPluginTestSymbol"));
+    EXPECT_TRUE(Symbols.defines(&Own.Img, "main"));
+    EXPECT_FALSE(Symbols.defines(&Own.Img, "noSuchSymbolAnywhere_xyz"));
+    // Used, not defined here (libomp defines it).
+    EXPECT_FALSE(Symbols.defines(&Own.Img, "omp_get_thread_limit"));
+  }
   // Not an ELF image: nothing is defined.
   char Junk[64] = "not an elf file";
   __tgt_device_image Bad{};
   Bad.ImageStart = Junk;
   Bad.ImageEnd = Junk + sizeof(Junk);
-  EXPECT_FALSE(imageDefinesSymbol(&Bad, "main"));
+  EXPECT_FALSE(Symbols.defines(&Bad, "main"));
+  EXPECT_FALSE(Symbols.defines(nullptr, "main"));
+  // Each image has its own table.
+  EXPECT_TRUE(Symbols.defines(&Own.Img, "main"));
 }
 
 TEST(HostMappings, ConstDataIsNotWritable) {

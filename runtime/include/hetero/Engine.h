@@ -165,6 +165,8 @@ private:
   const Settings &Config;
   DataLayer &Layer;
   Pool Members;
+  /// Members[M].name(), made once: launches name members in their records.
+  std::vector<std::string> MemberNames;
   Backend &Back;
   TaskRunner Run;
   Policy Decide;

@@ -263,7 +263,13 @@ private:
     std::string Trial; // key of the kernel in whose one-trial it takes part
     std::vector<Share> Static, Handed, Mixed, Accel, Settled, One;
     std::string Why; // of the settled shares
+    /// describe() of the shares handed last: the same shares, launch after
+    /// launch, are not printed into a string again.
+    std::vector<Share> Described;
+    std::string Description;
   };
+  /// "member=pct%,..." of E.Handed, kept in E.
+  static const std::string &describeHanded(const Pool &P, Entry &E);
   std::vector<Share> measured(const Entry &E, const std::vector<Share> &Static,
                               bool AcceleratorsOnly) const;
   /// Whether saving Gain per launch over Launches launches repays a
