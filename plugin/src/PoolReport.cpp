@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 
@@ -103,6 +104,7 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
   fprintf(Out, "libraries: %s\n", StarPUPool::libraries().c_str());
   fprintf(Out, "pool: %zu member%s (one OpenMP device)\n", Members.size(),
           Members.size() == 1 ? "" : "s");
+  std::vector<uint64_t> AccelBytes; // per accelerator with a known capacity
   for (const Member &M : Members) {
     std::string What;
     switch (M.Kind) {
@@ -112,6 +114,7 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
         llvm::consumeError(std::move(Err));
       if (M.Part >= 0)
         Bytes /= static_cast<uint64_t>(GpuSplit);
+      AccelBytes.push_back(Bytes);
       int Major = Driver.attribute(ComputeCapabilityMajor, M.Device);
       int Minor = Driver.attribute(ComputeCapabilityMinor, M.Device);
       What = "GPU " + Driver.name(M.Device) + ", compute capability " +
@@ -124,6 +127,8 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
       break;
     }
     case MemberKind::Simulated:
+      if (Config.SimulateMemory)
+        AccelBytes.push_back(Config.SimulateMemory);
       What =
           "simulated accelerator (a CPU worker with private memory" +
           std::string(Config.SimulateMemory
@@ -143,6 +148,21 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
     }
     fprintf(Out, "  %-9s %s; memory node %d, StarPU worker %d\n",
             M.name().c_str(), What.c_str(), M.Node, M.WorkerId);
+  }
+  // Each member holds whole buffers (HETERO_STATS's peak_bytes per node):
+  // the data of one launch on the accelerators fits the smallest of them.
+  if (!AccelBytes.empty()) {
+    uint64_t Sum = 0;
+    for (uint64_t B : AccelBytes)
+      Sum += B;
+    fprintf(
+        Out,
+        "accelerator memory: %s in all over %zu; each holds whole "
+        "buffers, so the data one launch touches must fit in %s (the "
+        "smallest) to run on them\n",
+        binaryBytesText(Sum).c_str(), AccelBytes.size(),
+        binaryBytesText(*std::min_element(AccelBytes.begin(), AccelBytes.end()))
+            .c_str());
   }
 
   std::vector<const Member *> Gpus;

@@ -58,7 +58,16 @@ struct DataLayer::Buffer {
   bool containsAddr(uintptr_t P) const { return P >= Base && P <= Base + Size; }
 };
 
-DataLayer::DataLayer() { Nodes.push_back(std::make_unique<HostNodeOps>()); }
+DataLayer::DataLayer() {
+  Nodes.push_back(std::make_unique<HostNodeOps>());
+  Held.resize(1);
+}
+
+void DataLayer::holdBytes(NodeId N, uint64_t Size, bool Grow) {
+  NodeBytes &B = Held[static_cast<size_t>(N)];
+  B.Held = Grow ? B.Held + Size : B.Held - std::min(B.Held, Size);
+  B.Peak = std::max(B.Peak, B.Held);
+}
 
 DataLayer::~DataLayer() {
   {
@@ -80,6 +89,7 @@ DataLayer::~DataLayer() {
 NodeId DataLayer::addNode(std::unique_ptr<NodeOps> Ops) {
   Lock L(Mutex);
   Nodes.push_back(std::move(Ops));
+  Held.resize(Nodes.size());
   for (auto &[Base, B] : Buffers)
     growNodeVectors(*B);
   return static_cast<NodeId>(Nodes.size() - 1);
@@ -131,6 +141,7 @@ void *DataLayer::allocate(uint64_t Size) {
   growNodeVectors(*B);
   B->Generation = ++NextGeneration;
   B->NodePtr[HostNode] = P;
+  holdBytes(HostNode, Size, true);
   // Fresh memory is valid nowhere: the first node to use it just takes it.
   Buffers.emplace(B->Base, std::move(B));
   return P;
@@ -151,8 +162,10 @@ Status DataLayer::release(void *Ptr) {
       if (Status S = settleLocked(static_cast<NodeId>(N)); !S)
         return S;
   for (size_t N = 1; N < B.NodePtr.size(); ++N)
-    if (B.NodePtr[N])
+    if (B.NodePtr[N]) {
       Nodes[N]->release(B.NodePtr[N]);
+      holdBytes(static_cast<NodeId>(N), B.Size, false);
+    }
   // Pointers to it that other nodes hold translated would point into freed
   // node storage (and a later buffer may take its hetero address): those
   // copies are stale; the host's, with the hetero address, is not.
@@ -164,6 +177,7 @@ Status DataLayer::release(void *Ptr) {
         for (size_t N = 1; N < Nodes.size(); ++N)
           X->Valid[N].erase(Off, Off + sizeof(void *));
   Nodes[HostNode]->release(Ptr);
+  holdBytes(HostNode, B.Size, false);
   Buffers.erase(It);
   return Status();
 }
@@ -446,6 +460,7 @@ Status DataLayer::ensureStorage(NodeId N, Buffer &B) {
                          Nodes[N]->name() + " cannot hold " +
                              std::to_string(B.Size) + " more bytes");
   B.NodePtr[N] = P;
+  holdBytes(N, B.Size, true);
   return Status();
 }
 

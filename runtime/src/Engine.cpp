@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cinttypes>
 #include <filesystem>
 #include <optional>
 #include <sys/stat.h>
@@ -385,6 +386,15 @@ void Engine::printStats(FILE *Out) {
     return;
   TransferStats &T = Layer.stats();
   Stats.print(Out, T.BytesH2D, T.BytesD2D, T.BytesD2H);
+  // What each memory held at most: a member holds whole buffers today, so
+  // the largest problem the GPUs take is what their smallest one holds.
+  std::vector<NodeBytes> Held = Layer.heldBytes();
+  for (size_t N = 0; N < Held.size(); ++N)
+    fprintf(Out,
+            "hetero-stats memory node=%s peak_bytes=%" PRIu64
+            " held_bytes=%" PRIu64 "\n",
+            Layer.nodeName(static_cast<NodeId>(N)).c_str(), Held[N].Peak,
+            Held[N].Held);
   fflush(Out);
 }
 

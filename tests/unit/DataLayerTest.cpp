@@ -371,3 +371,33 @@ TEST(DataLayerHome, NoRoomAtHomeWritesToTheHost) {
   EXPECT_TRUE(L.validOn(Small, Id).empty());
   EXPECT_TRUE(L.release(P));
 }
+
+TEST_F(Fixture, EachNodeCountsTheStorageItHoldsAndItsPeak) {
+  const uint64_t Small = 4096, Large = 3 * 4096;
+  void *P = L.allocate(Small);
+  void *Q = L.allocate(Large);
+  ASSERT_NE(P, nullptr);
+  ASSERT_NE(Q, nullptr);
+  std::vector<NodeBytes> H = L.heldBytes();
+  ASSERT_GT(H.size(), static_cast<size_t>(B));
+  EXPECT_EQ(H[HostNode].Held, Small + Large); // the mapped buffers
+  EXPECT_EQ(H[A].Held, 0u);
+  // A node holds a whole buffer once a kernel there touches any of it.
+  ASSERT_TRUE(L.makeValid(A, id(P), 0, 8));
+  ASSERT_TRUE(L.makeValid(B, id(Q), 0, 8));
+  ASSERT_TRUE(L.makeValid(A, id(Q), 8, 16));
+  H = L.heldBytes();
+  EXPECT_EQ(H[A].Held, Small + Large);
+  EXPECT_EQ(H[B].Held, Large);
+  ASSERT_TRUE(L.release(Q));
+  H = L.heldBytes();
+  EXPECT_EQ(H[HostNode].Held, Small);
+  EXPECT_EQ(H[A].Held, Small);
+  EXPECT_EQ(H[B].Held, 0u);
+  // The peaks stay.
+  EXPECT_EQ(H[HostNode].Peak, Small + Large);
+  EXPECT_EQ(H[A].Peak, Small + Large);
+  EXPECT_EQ(H[B].Peak, Large);
+  ASSERT_TRUE(L.release(P));
+  EXPECT_EQ(L.heldBytes()[A].Held, 0u);
+}

@@ -64,6 +64,15 @@ struct TransferStats {
   std::atomic<uint64_t> BytesD2D{0};
 };
 
+/// The bytes of buffer storage one node holds: now, and the most it held
+/// at once (HETERO_STATS). Storage the layer does not own (the images'
+/// globals) is not counted; the host node counts the mapped buffers
+/// themselves, whose storage is the hetero address space.
+struct NodeBytes {
+  uint64_t Held = 0;
+  uint64_t Peak = 0;
+};
+
 /// A buffer's hetero base address: its name.
 using BufferId = uintptr_t;
 
@@ -234,6 +243,11 @@ public:
   Status beforeKernelWrites(NodeId N);
 
   TransferStats &stats() { return Stats; }
+  /// Per node, in NodeId order (NodeBytes).
+  std::vector<NodeBytes> heldBytes() const {
+    Lock L(Mutex);
+    return Held;
+  }
   /// Reads queued in lanes that writers still wait for (LaneReads.h).
   size_t laneReads() const {
     Lock L(Mutex);
@@ -343,6 +357,9 @@ private:
   std::map<uintptr_t, std::unique_ptr<Buffer>> Buffers; // by Base
   std::vector<Buffer *> Externals; // registered, never released
   TransferStats Stats;
+  std::vector<NodeBytes> Held; // per node
+  /// Counts Size bytes of storage more (Grow) or fewer on node N.
+  void holdBytes(NodeId N, uint64_t Size, bool Grow);
   NodeId Home = HostNode;
   mutable std::mutex Mutex;
   /// loadRange() answers kept per buffer (the windows of a few share

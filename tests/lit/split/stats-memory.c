@@ -1,0 +1,36 @@
+// HETERO_STATS ends with the most buffer storage each memory node held. A
+// member holds every buffer its chunks touch whole, so the pool holds no
+// more than its smallest accelerator: two simulated accelerators that each
+// compute half of a loop over two arrays of 1 Mi doubles each hold both
+// arrays, 16 MiB, as the host does. When members hold only what their
+// chunks touch, each will hold half.
+// RUN: %clang-hetero %s -o %t
+// RUN: env HETERO_STATS=1 HETERO_DISABLE_CUDA=1 HETERO_SIMULATE=2 HETERO_MEMBERS=sim:0,sim:1 HETERO_SHARES=fixed %run-hetero %t 2>%t.err | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=STATS < %t.err
+// CHECK: sum 1099510579200
+// STATS: hetero-stats kernel={{.*}} split=yes {{.*}}members=sim:0:524288:{{.*}},sim:1:524288:
+// STATS: hetero-stats total
+// STATS-DAG: hetero-stats memory node=host peak_bytes=16777216 held_bytes=0
+// STATS-DAG: hetero-stats memory node=sim:0 peak_bytes=16777216 held_bytes=0
+// STATS-DAG: hetero-stats memory node=sim:1 peak_bytes=16777216 held_bytes=0
+#include <stdio.h>
+#include <stdlib.h>
+
+#define N (1 << 20)
+
+int main(void) {
+  double *x = malloc(N * sizeof(double)), *y = malloc(N * sizeof(double));
+  for (int i = 0; i < N; ++i)
+    x[i] = i;
+#pragma omp target teams distribute parallel for map(to : x[0 : N])            \
+    map(from : y[0 : N])
+  for (int i = 0; i < N; ++i)
+    y[i] = 2.0 * x[i];
+  double sum = 0;
+  for (int i = 0; i < N; ++i)
+    sum += y[i];
+  printf("sum %.0f\n", sum);
+  free(x);
+  free(y);
+  return 0;
+}
