@@ -643,6 +643,47 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
   visitCallee(C, *Def);
 }
 
+bool KernelAnalysis::referenceParameters(const FunctionDecl &Def,
+                                         std::vector<char> &ByRef) {
+  std::string Name = Def.getNameAsString();
+  ByRef.assign(Def.getNumParams(), 0);
+  for (unsigned I = 0; I < Def.getNumParams(); ++I) {
+    const ParmVarDecl *P = Def.getParamDecl(I);
+    QualType T = P->getType();
+    if (!T->isReferenceType())
+      continue;
+    QualType To = T.getNonReferenceType();
+    if (!To->isArithmeticType() && !To->isEnumeralType()) {
+      refuse("calls '" + Name + "', which takes a reference to '" +
+             To.getAsString() + "'");
+      return false;
+    }
+    // Its address would reach memory beside the argument's.
+    bool AddressTaken = false;
+    std::function<void(const Stmt *)> Find = [&](const Stmt *S) {
+      if (!S || AddressTaken)
+        return;
+      if (const auto *U = dyn_cast<UnaryOperator>(S);
+          U && U->getOpcode() == UO_AddrOf)
+        if (const auto *DRE =
+                dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
+          AddressTaken |=
+              DRE->getDecl()->getCanonicalDecl() == P->getCanonicalDecl();
+      for (const Stmt *Ch : S->children())
+        Find(Ch);
+    };
+    Find(Def.getBody());
+    if (AddressTaken) {
+      refuse("calls '" + Name +
+             "', which takes the address of its reference '" +
+             P->getNameAsString() + "'");
+      return false;
+    }
+    ByRef[I] = T->isLValueReferenceType() && To.isConstQualified() ? 1 : 2;
+  }
+  return true;
+}
+
 /// E, a value that goes to a local pointer or a parameter: an address of
 /// mapped memory may be taken.
 void KernelAnalysis::visitLocalAddress(const Expr *E) {
@@ -672,16 +713,27 @@ void KernelAnalysis::visitCallee(const CallExpr &C, const FunctionDecl &Def) {
                   std::to_string(C.getNumArgs() - objectArguments(C, Def)) +
                   " arguments for " + std::to_string(Def.getNumParams()) +
                   " parameters");
-  for (const ParmVarDecl *P : Def.parameters())
-    if (P->getType()->isReferenceType())
-      return refuse("calls '" + Name + "', which takes a reference");
-  // The arguments are evaluated in the caller.
-  for (const Expr *A : C.arguments())
-    visitLocalAddress(A);
+  std::vector<char> ByRef;
+  if (!referenceParameters(Def, ByRef))
+    return;
+  // The arguments are evaluated in the caller; one a reference binds is
+  // read there (std::min(x[i], hi)), and written too through a non-const
+  // reference (std::swap(x[i], y[i])).
+  unsigned Skip = objectArguments(C, Def);
+  for (unsigned I = 0; I < C.getNumArgs(); ++I) {
+    char How = I >= Skip ? ByRef[I - Skip] : 0;
+    if (How)
+      visit(C.getArg(I), true, How == 2);
+    else
+      visitLocalAddress(C.getArg(I));
+  }
   // Bind each parameter to its argument for the walk of the body.
   Bindings Outer = bindParameters(C, Def);
-  for (const ParmVarDecl *P : Def.parameters())
+  for (const ParmVarDecl *P : Def.parameters()) {
     Locals.insert(P->getCanonicalDecl());
+    if (P->getType()->isReferenceType())
+      RefParams.insert(P->getCanonicalDecl());
+  }
   collectWrittenVars(Def.getBody());
   CallStack.push_back(Def.getCanonicalDecl());
   visit(Def.getBody(), false, false);
@@ -899,7 +951,9 @@ void KernelAnalysis::visitVariable(const DeclRefExpr *DRE, bool Write) {
   const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
   if (!VD)
     return;
-  if (Write && VD->getType()->isReferenceType())
+  // A reference parameter's argument was counted written at the call.
+  if (Write && VD->getType()->isReferenceType() &&
+      !RefParams.count(VD->getCanonicalDecl()))
     return refuse("writes through reference '" + VD->getNameAsString() + "'");
   const VarDecl *C = VD->getCanonicalDecl();
   if (Write && !Locals.count(C) && !Privates.count(C) && !LevelOf.count(C) &&

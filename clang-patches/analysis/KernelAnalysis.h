@@ -150,6 +150,9 @@ private:
   std::map<const clang::VarDecl *, const clang::Expr *> LocalInits;
   std::set<const clang::VarDecl *> Locals;   // declared inside the construct
   std::set<const clang::VarDecl *> Privates; // private clause
+  /// Reference parameters of arithmetic type of the functions being walked
+  /// (visitCallee): their arguments' reads and writes are the caller's.
+  std::set<const clang::VarDecl *> RefParams;
   // The guards of the branch being walked: every access found there holds
   // them.
   std::vector<DescGuard> Guards;
@@ -263,6 +266,11 @@ private:
   bool isPureFunction(const clang::FunctionDecl *FD, unsigned Depth);
   void visitCall(const clang::CallExpr &C);
   void visitCallee(const clang::CallExpr &C, const clang::FunctionDecl &Def);
+  /// How each parameter of Def takes its argument: 0 by value, 1 by const
+  /// reference (the argument is read), 2 by other reference (read and
+  /// written); false, with the reason refused, for one it cannot follow.
+  bool referenceParameters(const clang::FunctionDecl &Def,
+                           std::vector<char> &ByRef);
   void visitLocalAddress(const clang::Expr *E);
   void visit(const clang::Stmt *S, bool Read, bool Write);
   void walk(const clang::Stmt *S, bool Read, bool Write);
