@@ -517,6 +517,10 @@ KernelAnalysis::pointerValue(const Expr *E) {
   if (const auto *U = dyn_cast<UnaryOperator>(E))
     if (U->getOpcode() == UO_AddrOf)
       return lvalueAddress(U->getSubExpr());
+  // The object of the member function the region is in: its pointer is a
+  // kernel argument, as a pointer captured by copy is.
+  if (isa<CXXThisExpr>(E) && ThisArg)
+    return Address{B.arg(*ThisArg), constantTerm(0)};
   return std::nullopt;
 }
 

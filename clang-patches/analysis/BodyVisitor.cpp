@@ -773,8 +773,10 @@ void KernelAnalysis::walk(const Stmt *S, bool Read, bool Write) {
     return;
   if (const auto *C = dyn_cast<CallExpr>(S))
     return visitCall(*C);
+  // The object's members are memory through it (MemberExpr); its value
+  // alone touches none.
   if (isa<CXXThisExpr>(S))
-    return refuse("uses 'this'");
+    return ThisArg ? void() : refuse("uses 'this'");
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     return visitVariable(DRE, Write);
   if (isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S))

@@ -64,6 +64,8 @@ KernelAnalysis::SourceNames KernelAnalysis::names() const {
   SourceNames N;
   for (const auto &[VD, C] : Captures)
     N.Args[C.Arg] = VD->getNameAsString();
+  if (ThisArg)
+    N.Args[*ThisArg] = "this";
   for (const auto &[Size, Arg] : VLASizes)
     N.Args[Arg] = "<array length>";
   for (const LoopLevel &L : Levels)
@@ -81,7 +83,7 @@ void KernelAnalysis::collectCaptures() {
       Captures[C.getCapturedVar()->getCanonicalDecl()] = {
           Arg, C.capturesVariableByCopy()};
     else if (C.capturesThis())
-      refuse("uses 'this'");
+      ThisArg = Arg;
     else if (C.capturesVariableArrayType() && Field->hasCapturedVLAType())
       // The number of elements, passed by value as a size_t.
       VLASizes[Field->getCapturedVLAType()->getSizeExpr()] = Arg;

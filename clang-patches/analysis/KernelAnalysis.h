@@ -127,6 +127,9 @@ private:
   std::vector<const clang::OMPExecutableDirective *> Directives;
   DescriptorBuilder B;
   std::map<const clang::VarDecl *, Capture> Captures;
+  /// The kernel argument holding `this` (a region in a member function):
+  /// a pointer to the object, which the region maps (`this[:1]`).
+  std::optional<unsigned> ThisArg;
   std::map<const clang::Expr *, unsigned> VLASizes; // VLA size expr -> arg
   std::vector<LoopLevel> Levels;
   std::vector<const clang::ForStmt *> Headers; // of the collapsed loops
