@@ -159,6 +159,9 @@ KernelAnalysis::minOrMax(const ConditionalOperator &CO) {
 
 std::optional<Term> KernelAnalysis::translate(const Expr *E) {
   E = E->IgnoreParens();
+  // A C++ initializer with temporaries (a lambda's closure invoked there).
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    E = EWC->getSubExpr()->IgnoreParens();
   if (!E->isValueDependent() && E->getType()->isIntegerType()) {
     Expr::EvalResult R;
     if (E->EvaluateAsInt(R, Ctx)) {
@@ -330,15 +333,34 @@ std::optional<Term> KernelAnalysis::assignedValue(const VarDecl *VD) {
   return Out;
 }
 
+/// Whether C calls a lambda whose captures hold the values their variables
+/// have at the call: one invoked where it is written (`[=](auto v) {...}(e)`)
+/// or one that captures nothing. (A closure kept in a variable holds the
+/// values of when it was made, which the variables may no longer have.)
+static bool lambdaOfTheCall(const CallExpr *C, const CXXMethodDecl *MD) {
+  if (!MD->getParent()->isLambda() || !isa<CXXOperatorCallExpr>(C) ||
+      C->getNumArgs() == 0)
+    return false;
+  if (MD->getParent()->capture_size() == 0)
+    return true;
+  const Expr *Object = C->getArg(0)->IgnoreImplicit()->IgnoreParens();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Object))
+    Object = M->getSubExpr()->IgnoreImplicit()->IgnoreParens();
+  return isa<LambdaExpr>(Object);
+}
+
 /// A call of a function whose body is one `return <expression>;` without
-/// side effects (an index helper `idx(x, y, z)`): that expression, each
-/// parameter standing for its argument. Other calls have no known value.
+/// side effects (an index helper `idx(x, y, z)`, or such a lambda): that
+/// expression, each parameter standing for its argument. Other calls have
+/// no known value.
 std::optional<Term> KernelAnalysis::translateCall(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
   const FunctionDecl *Def = nullptr;
-  if (!FD || !C->getType()->isIntegerType() || isa<CXXMethodDecl>(FD) ||
-      !FD->hasBody(Def) || !Def || Def->isVariadic() ||
-      C->getNumArgs() != Def->getNumParams() ||
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+  if (!FD || !C->getType()->isIntegerType() ||
+      (MD && !lambdaOfTheCall(C, MD)) || !FD->hasBody(Def) || !Def ||
+      Def->isVariadic() ||
+      C->getNumArgs() != objectArguments(*C, *Def) + Def->getNumParams() ||
       CallStack.size() >= MaxCallDepth ||
       std::find(CallStack.begin(), CallStack.end(), Def->getCanonicalDecl()) !=
           CallStack.end())

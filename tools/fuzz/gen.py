@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gen.py -- random, valid, UB-free C OpenMP offload programs for hetero.
+"""gen.py -- random, valid, UB-free C (and C++) OpenMP offload programs for hetero.
 
     gen.py SEED [-o prog.c] [--meta prog.json] [--diag]
 
@@ -32,6 +32,13 @@ How validity is guaranteed (the part that matters):
     1/8, products of 2.0/0.5 with bounded counts), checked in Python where
     the value depends on the loop counters.
 
+About a third of the seeds are C++ (first line `// lang: c++`, compiled
+with -x c++; drawn apart from the program's own random stream, so a seed's
+C program is the same with or without): min and max are std::min and
+std::max (reference parameters), a third of the kernels' stores take their
+value through a generic lambda that captures by copy, enums have their C
+type fixed, and 2-D arrays have constant extents.
+
 `--meta` writes a JSON description (kernels, their pragma line, shape tags)
 that the driver (hetero_fuzz.py) uses for statistics and triage. `--diag`
 adds `target update from` + hashes after every kernel, which localises a
@@ -47,6 +54,10 @@ import math
 import random
 import re
 import sys
+
+
+# The first line of a C++ program: the driver compiles it with -x c++.
+CXX_MARKER = "// lang: c++"
 
 
 class Reject(Exception):
@@ -445,12 +456,27 @@ def cond(c, x, y, tag="cond"):
               max(xhi, yhi), tags, c.uses | x.uses | y.uses)
 
 
+# Whether the program being drawn is C++ (Program.cxx): min and max are
+# then std::min and std::max, whose parameters are references.
+_CXX = [False]
+
+
+def _std_minmax(name, a, b, e):
+    """e (a's and b's c ? x : y) written as std::<name><T>(a, b), T the type
+    both convert to: the same comparison and value."""
+    t = usual(a.ty, b.ty)
+    return IE("std::%s<%s>(%s, %s)" % (name, t.cname, a.c, b.c), e.py, e.ty,
+              e.lo, e.hi, e.tags | {"std-minmax"}, e.uses)
+
+
 def imin(a, b):
-    return cond(compare("<", a, b), a, b, "minmax")
+    e = cond(compare("<", a, b), a, b, "minmax")
+    return _std_minmax("min", a, b, e) if _CXX[0] else e
 
 
 def imax(a, b):
-    return cond(compare(">", a, b), a, b, "minmax")
+    e = cond(compare(">", a, b), a, b, "minmax")
+    return _std_minmax("max", a, b, e) if _CXX[0] else e
 
 
 def add(a, b):
@@ -826,6 +852,11 @@ class Program:
         self.seed = seed
         self.keep = keep         # kernel ids to emit (None: all); producers stay
         self.rng = random.Random(seed)
+        # C++ (about a third of the seeds), drawn apart from self.rng so that
+        # a seed's C program stays the same: std::min/std::max for min and
+        # max, and stores whose value goes through a generic lambda.
+        self.cxx = random.Random(seed * 1000003 + 7).random() < 0.3
+        self.cxx_rng = random.Random(seed * 1000003 + 11)
         self.diag = diag
         self.scalars = []
         self.loaded = []
@@ -2406,6 +2437,7 @@ class Program:
     # -- the whole program ----------------------------------------------------
 
     def generate(self):
+        _CXX[0] = self.cxx
         for _ in range(self.pick([2, 3, 3, 4, 5])):
             self.new_array("flat")
         if self.chance(0.3):
@@ -2578,12 +2610,33 @@ class Program:
         body = []
         for st in K.body:
             st.emit(1, body)
+        if self.cxx:
+            body = self.through_lambdas(body, K)
         out.append(pad + "{")
         out += [pad + b for b in body]
         out.append(pad + "}")
         if "nowait" in K.clauses:
             out.append(pad + "#pragma omp taskwait")
         out += list(reversed(close))
+
+    # A kernel-body store `lhs = rhs;` whose rhs goes through a generic
+    # lambda that captures by copy: `lhs = [=](auto v_) { return v_; }(rhs);`
+    # (the same value and type: the store converts it as before). Not the
+    # statement after an atomic directive, whose form is fixed.
+    _STORE = re.compile(r"^(\s*)([A-Za-z_][^=;]*[^=!<>+\-*/%&|^ ])\s=\s(.+);$")
+
+    def through_lambdas(self, body, K):
+        out, after_pragma = [], False
+        for l in body:
+            m = self._STORE.match(l)
+            if (m and not after_pragma and "(" not in m.group(2).split("[")[0]
+                    and not m.group(2).lstrip().startswith(("for", "if", "#"))
+                    and self.cxx_rng.random() < 0.3):
+                l = "%s%s = [=](auto v_) { return v_; }(%s);" % m.groups()
+                K.tags.add("cxx-lambda")
+            after_pragma = l.lstrip().startswith("#pragma")
+            out.append(l)
+        return out
 
     def check_first_covers(self):
         """An array mapped from/alloc because a first kernel writes it whole
@@ -2614,9 +2667,13 @@ class Program:
         self.tags = set()
         out = []
         w = out.append
+        if self.cxx:
+            w(CXX_MARKER)
         w("// hetero fuzz program, seed %d (tools/fuzz/gen.py)" % self.seed)
         for h in ("stdint.h", "stdio.h", "stdlib.h", "string.h", "math.h"):
             w("#include <%s>" % h)
+        if self.cxx:
+            w("#include <algorithm>")
         w("")
         w("static uint64_t fnv(const void *p, size_t n) {")
         w("  const unsigned char *b = (const unsigned char *)p;")
@@ -2655,7 +2712,10 @@ class Program:
             w("}")
             w("#pragma omp end declare target")
         for e in self.enums:
-            w("enum %s { %s };" % (e.cname.split()[1], ", ".join(
+            # C++: the type C gives it (int, or unsigned int without negative
+            # enumerators), fixed, so that every value of it is one.
+            fixed = (" : " + ("int" if e.signed else "unsigned")) if self.cxx else ""
+            w("enum %s%s { %s };" % (e.cname.split()[1], fixed, ", ".join(
                 "%s = %d" % (n, v) for n, v in zip(e.enumerators, e.values))))
         if self.aos_members:
             w("struct rec { %s };" % " ".join("%s %s;" % (t.cname, n)
@@ -2685,10 +2745,18 @@ class Program:
             if a.kind == "2d":
                 cols = str(a.cols)
                 if a.vla:
-                    w("  int c%s = %d;" % (a.name, a.cols))
+                    # C++ has no variable length arrays (and clang 19 crashes
+                    # on a captured one when an x86_64 offload target is
+                    # built, stock clang++ -fopenmp-targets=x86_64-... too).
+                    w("  %sint c%s = %d;" % ("const " if self.cxx else "", a.name, a.cols))
                     cols = "c%s" % a.name
-                w("  %s (*%s)[%s] = calloc(%s, sizeof *%s);" % (a.etype.cname, a.name, cols,
-                                                              n, a.name))
+                if self.cxx:
+                    # C++ names no two variably modified types alike: auto.
+                    w("  auto %s = (%s (*)[%s])calloc(%s, sizeof(%s) * %s);"
+                      % (a.name, a.etype.cname, cols, n, a.etype.cname, cols))
+                else:
+                    w("  %s (*%s)[%s] = calloc(%s, sizeof *%s);"
+                      % (a.etype.cname, a.name, cols, n, a.name))
                 w("  for (long q = 0; q < %s; q++)" % n)
                 w("    for (long c = 0; c < %d; c++)" % a.cols)
                 w("      %s[q][c] = %s;" % (a.name, self.init_expr(a, "(q * %d + c)" % a.cols,
@@ -2836,8 +2904,11 @@ class Program:
 def generate(seed, diag=False, keep=None):
     """Returns (C source, metadata dict) for a seed. keep: the ids of the
     kernels to emit (a reduced program; producer kernels always stay)."""
-    P = Program(seed, diag, keep).generate()
-    src = P.emit()
+    try:
+        P = Program(seed, diag, keep).generate()
+        src = P.emit()
+    finally:
+        _CXX[0] = False
     return src, P.meta_json()
 
 

@@ -127,8 +127,23 @@ def driver_settings(build):
     }
 
 
+def lang_args(src):
+    """(before, after) src on a compile line: a program whose first line is
+    gen.CXX_MARKER is C++ (its .c name notwithstanding), linked with the C++
+    library."""
+    try:
+        with open(src) as f:
+            first = f.readline().strip()
+    except OSError:
+        first = ""
+    if first == gen.CXX_MARKER:
+        return ["-x", "c++"], ["-x", "none", "-lstdc++"]
+    return [], []
+
+
 def hetero_compile_cmd(cfg, src, exe):
     """(argv, extra environment) of the hetero build of src."""
+    pre, post = lang_args(src)
     if cfg["x86_only"]:
         # What the driver does, less the NVPTX images: the compiler plugin
         # in every compile job, an x86_64 offload image with -mfma, hetero's
@@ -139,24 +154,26 @@ def hetero_compile_cmd(cfg, src, exe):
             "-fopenmp-targets=" + X86,
             "-fplugin=" + d["plugin"], "-fpass-plugin=" + d["plugin"],
             "-Xopenmp-target=" + X86, "-mfma",
-            src, "-o", exe, "-lm",
+            *pre, src, *post, "-o", exe, "-lm",
             "-L" + d["libdir"], "-Wl,-rpath," + d["libdir"],
             "-Wl,-rpath,/usr/lib/llvm-19/lib"]
         return argv, {}
     argv = [os.path.join(cfg["build"], "bin", "clang")] + CFLAGS + [
-        "-fopenmp-targets=hetero", src, "-o", exe, "-lm"]
+        "-fopenmp-targets=hetero", *pre, src, *post, "-o", exe, "-lm"]
     return argv, {"HETERO_OFFLOAD_ARCH": cfg["arch"]}
 
 
 def ref_compile_cmd(src, exe):
-    return [REF_CC] + CFLAGS + ["-mfma", src, "-o", exe, "-lm"]
+    pre, post = lang_args(src)
+    return [REF_CC] + CFLAGS + ["-mfma", *pre, src, *post, "-o", exe, "-lm"]
 
 
 def san_compile_cmd(src, exe):
+    pre, post = lang_args(src)
     return [REF_CC, "-O1", "-g", "-fopenmp", "-mfma",
             "-fsanitize=address,undefined", "-fno-sanitize=vla-bound",
             "-fno-sanitize-recover=all",
-            src, "-o", exe, "-lm"]
+            *pre, src, *post, "-o", exe, "-lm"]
 
 
 def sanitizer_report(err):
@@ -451,14 +468,20 @@ def keep_failure(cfg, seed, src, meta, ref_out, r, f, wd):
     elif "detail" in f:
         with open(os.path.join(d, "problem.txt"), "w") as fh:
             fh.write(f["problem"] + "\n" + f.get("detail", ""))
-    hargv, hextra = hetero_compile_cmd(cfg, "prog.c", "prog.hetero")
+    # Built for the saved file (its first line says its language), run from
+    # its directory.
+    src_path = os.path.join(d, "prog.c")
+    here = lambda argv: ["prog.c" if a == src_path else a for a in argv]
+    hargv, hextra = hetero_compile_cmd(cfg, src_path, "prog.hetero")
+    hargv = here(hargv)
     envs = " ".join("%s=%s" % kv for kv in sorted(r["env"].items())) if r else ""
     script = [
         "#!/bin/sh",
         "# seed %d, mode %s: %s" % (seed, mode, f["problem"]),
         "cd \"$(dirname \"$0\")\"",
         " ".join(["%s=%s" % kv for kv in hextra.items()] + [shlex.quote(a) for a in hargv]),
-        " ".join(shlex.quote(a) for a in ref_compile_cmd("prog.c", "prog.ref")),
+        " ".join(shlex.quote(a)
+                 for a in here(ref_compile_cmd(src_path, "prog.ref"))),
         "./prog.ref > ref.txt",
         "env %s ./prog.hetero > hetero.txt" % envs,
         "cmp ref.txt hetero.txt && echo same || { echo DIFFERENT; diff ref.txt hetero.txt | head; }",
@@ -563,6 +586,7 @@ def summarize(results, cfg, elapsed):
                 or t.startswith("arg-")),
             ("reductions", lambda t: t.startswith("red-")),
             ("values", lambda t: t.startswith(("fp-", "fma", "pure"))),
+            ("c++", lambda t: t in ("cxx-lambda", "std-minmax")),
         ])
         seen = set()
         for g, pred in groups.items():

@@ -2,16 +2,21 @@
 // Lambdas called in a kernel: one that captures by copy (a pointer and the
 // loop counter) is followed like a helper function (its closure is its
 // first argument: no variable argument list), so the kernel splits; one that
-// captures by reference runs whole, and says that. Both compared bit for bit
-// with serial host loops.
+// captures by reference runs whole, and says that. An index a lambda
+// computes splits too: one invoked where it is written (its captures hold
+// their variables' values) and one kept in a variable that captures nothing
+// (the random tester's C++ programs found such kernels running whole). All
+// compared bit for bit with serial host loops.
 // RUN: %clangxx-hetero %s -o %t
 // RUN: env HETERO_STATS=1 HETERO_SIMULATE=3 %compare-fallback %t 2>%t.sim | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=STATS < %t.sim
 // CHECK: by copy: hash={{[0-9a-f]+}} ok
 // CHECK: by reference: hash={{[0-9a-f]+}} ok
+// CHECK: index lambdas: hash={{[0-9a-f]+}} ok
 // CHECK: done failures=0
-// STATS: hetero-stats kernel={{.*}}_l[[@LINE+17]] launches=1 split=yes
-// STATS: hetero-stats kernel={{.*}}_l[[@LINE+26]] launches=1 split=no(calls a lambda that does not capture by copy at split-cxx-lambda.cpp:
+// STATS: hetero-stats kernel={{.*}}_l[[@LINE+18]] launches=1 split=yes
+// STATS: hetero-stats kernel={{.*}}_l[[@LINE+27]] launches=1 split=no(calls a lambda that does not capture by copy at split-cxx-lambda.cpp:
+// STATS: hetero-stats kernel={{.*}}_l[[@LINE+41]] launches=1 split=yes
 #include <cstdlib>
 #include <vector>
 
@@ -43,5 +48,23 @@ int main() {
     px[i] = g(px[i]);
   }
   check_bytes("by reference", px, rx.data(), n * sizeof(double));
+  // y[2i + 1] and y[2i] from x[i], through an immediately invoked lambda
+  // that captures `off`, and a kept one that captures nothing.
+  std::vector<double> y(2 * n + 2, 0.0), ry(2 * n + 2, 0.0);
+  double *py = y.data();
+  const int off = 1;
+  for (int i = 0; i < n; ++i) {
+    ry[2 * i + off] = rx[i];
+    ry[2 * i] = -rx[i];
+  }
+#pragma omp target teams distribute parallel for map(to : px[0 : n])           \
+    map(tofrom : py[0 : 2 * n + 2])
+  for (int i = 0; i < n; ++i) {
+    int k = [=](auto v) { return v + off; }(2 * i);
+    auto twice = [](int v) { return 2 * v; };
+    py[k] = px[i];
+    py[twice(i)] = -px[i];
+  }
+  check_bytes("index lambdas", py, ry.data(), (2 * n + 2) * sizeof(double));
   return done();
 }
