@@ -8,8 +8,9 @@
 #             (CUDA's own libraries are on those machines)
 #   lit/      lit, the lit suite with its programs prebuilt, FileCheck, not
 #   run-gpu-tests.sh
-#   tools/    bench.py, same_answers.py, trace-plot.py, launch-costs.py and
-#             bar_plot.py
+#   tools/    bench.py, same_answers.py, trace-plot.py, launch-costs.py,
+#             bar_plot.py and host-profile/ (perf itself is carried apart:
+#             tools/host-profile/pack-perf.sh)
 # into <out-dir>/hetero-bundle.tar.xz (at most 64 MiB, checked).
 #
 #   make-bundle.sh <build-dir> <source-dir> <out-dir> [gpu-arch]
@@ -56,7 +57,8 @@ mkdir -p "$b/tools"
 cp "$src/tools/run-gpu-tests.sh" "$b/"
 cp "$src/tools/bench.py" "$src/tools/same_answers.py" "$src/tools/trace-plot.py" \
   "$src/tools/launch-costs.py" "$src/tools/bar_plot.py" "$b/tools/"
-chmod +x "$b/run-gpu-tests.sh" "$b"/tools/*.py
+cp -r "$src/tools/host-profile" "$b/tools/"
+chmod +x "$b/run-gpu-tests.sh" "$b"/tools/*.py "$b"/tools/host-profile/*
 tar -C "$stage" -cJf "$out/hetero-bundle.tar.xz" hetero-bundle
 size=$(stat -c %s "$out/hetero-bundle.tar.xz")
 echo "make-bundle: $out/hetero-bundle.tar.xz ($((size / 1024 / 1024)) MiB)"

@@ -114,4 +114,6 @@ config.substitutions.append(
 config.substitutions.append(
     ("%launch-costs", "python3 " + os.path.join(config.hetero_source_dir, "tools", "launch-costs.py")))
 config.substitutions.append(
+    ("%host-profile", "python3 " + os.path.join(config.hetero_source_dir, "tools", "host-profile", "host-profile.py")))
+config.substitutions.append(
     ("%trace-check", "python3 " + os.path.join(config.test_source_root, "Inputs", "trace-check.py")))

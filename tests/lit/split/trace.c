@@ -9,6 +9,7 @@
 // RUN: %trace-check %t.json %t.stats | %FileCheck %s --check-prefix=TRACE
 // RUN: %trace-plot %t.json %t.png | %FileCheck %s --check-prefix=PLOT
 // RUN: %launch-costs --self-test | %FileCheck %s --check-prefix=COSTS-SELF
+// RUN: %host-profile --self-test | %FileCheck %s --check-prefix=PROFILE-SELF
 // RUN: %launch-costs %t.json --csv %t.csv | %FileCheck %s --check-prefix=COSTS
 // RUN: grep -q "^plan:sections," %t.csv
 // RUN: env HETERO_TRACE=%t.missing/dir/x.json %not %run-hetero %t 2>&1 | %FileCheck %s --check-prefix=BAD
@@ -20,6 +21,7 @@
 // TRACE: trace-check: lanes {{.*}}host{{.*}}sim:0, sim:1
 // PLOT: trace-plot: wrote
 // COSTS-SELF: launch-costs: self-test passed
+// PROFILE-SELF: host-profile: self-test passed
 // COSTS: launch-costs: 10 launches in
 // COSTS-DAG: plan:sections
 // COSTS-DAG: plan:prepare
