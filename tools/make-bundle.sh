@@ -57,7 +57,8 @@ mkdir -p "$b/tools"
 cp "$src/tools/run-gpu-tests.sh" "$b/"
 cp "$src/tools/bench.py" "$src/tools/same_answers.py" "$src/tools/trace-plot.py" \
   "$src/tools/launch-costs.py" "$src/tools/bar_plot.py" "$b/tools/"
-cp -r "$src/tools/host-profile" "$b/tools/"
+mkdir -p "$b/tools/host-profile"
+cp "$src"/tools/host-profile/*.py "$src"/tools/host-profile/*.sh "$b/tools/host-profile/"
 chmod +x "$b/run-gpu-tests.sh" "$b"/tools/*.py "$b"/tools/host-profile/*
 tar -C "$stage" -cJf "$out/hetero-bundle.tar.xz" hetero-bundle
 size=$(stat -c %s "$out/hetero-bundle.tar.xz")
