@@ -637,6 +637,23 @@ void BackEnds::release(StartedChunk &S) {
   S.Handle = nullptr;
 }
 
+// The launch and its arguments, copied: libomptarget's arguments live on
+// its stack for the call only. The copy's pointers into libomptarget's
+// argument arrays are not followed (a start passes the chunk's own
+// arguments; LLVM's plugins read the counts, grid and flags).
+std::shared_ptr<const void> BackEnds::keepLaunch(const void *Launch) {
+  struct Kept {
+    BackEndLaunch Launch;
+    KernelArgsTy Args;
+  };
+  const auto &L = *static_cast<const BackEndLaunch *>(Launch);
+  auto K = std::make_shared<Kept>();
+  K->Args = *L.Args;
+  K->Launch.Kernel = L.Kernel;
+  K->Launch.Args = &K->Args;
+  return std::shared_ptr<const void>(K, &K->Launch);
+}
+
 bool BackEnds::settle(size_t M) {
   if (M >= Lanes.size() || !Lanes[M])
     return true;

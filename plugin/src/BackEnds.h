@@ -126,6 +126,7 @@ public:
   bool start(const void *Launch, const ChunkRun &C, StartedChunk &S) override;
   bool finish(StartedChunk &S) override;
   void release(StartedChunk &S) override;
+  std::shared_ptr<const void> keepLaunch(const void *Launch) override;
   bool settle(size_t M) override;
   LaneOrder orderAfter(size_t W, size_t S) override;
   void issueHeld() override;

@@ -574,6 +574,8 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
       return S;
   double TraceBegin = trace::on() ? trace::now() : 0;
   bool Ok, Queued = false;
+  if (InLane && Fence)
+    Fence(Dst);
   if (InLane && Nodes[Dst]->queueCopyInLane(DstP, *Nodes[Src], SrcP, Len)) {
     Reads.add(Src, Dst, B.Base, Lo, Hi);
     LaneBatchInto[{Dst, B.Base}].insert(Lo, Hi);
@@ -1120,6 +1122,11 @@ Status DataLayer::settleLaneReadersLocked(NodeId N, BufferId Id, uint64_t Lo,
 void DataLayer::setLaneNotice(LaneNotice F) {
   Lock L(Mutex);
   Notice = std::move(F);
+}
+
+void DataLayer::setLaneFence(LaneFence F) {
+  Lock L(Mutex);
+  Fence = std::move(F);
 }
 
 bool DataLayer::outsideBatch() const {

@@ -76,6 +76,7 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
       Measured(measuredShares(S), static_cast<double>(S.ProbeAfterMs) / 1e3),
       Grids(S.MeasuredTeams && measuredShares(S) && !S.UserTeams,
             static_cast<double>(S.ProbeAfterMs) / 1e3),
+      Starters(StartThreads::DefaultSpinMicros, this->Members.size()),
       Queues(this->Members.size()) {
   updateHome();
   Layer.setScanMode(scanModeOf(S.Inspector));
@@ -92,11 +93,17 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
       if (this->Members[M].Node == Node)
         Queues.noteQueued(M);
   });
+  Layer.setLaneFence([this](NodeId Node) {
+    for (size_t M = 0; M < this->Members.size(); ++M)
+      if (this->Members[M].Node == Node)
+        Starters.drain(M);
+  });
 }
 
 Engine::~Engine() {
   {
     std::lock_guard<std::mutex> Lock(LaunchMutex);
+    Starters.drainAll();
     // Nothing waits for these any more: a failure found now is said here
     // (one found before was said where it was found).
     for (size_t M = 0; M < Members.size(); ++M) {
@@ -108,6 +115,7 @@ Engine::~Engine() {
   Layer.setSettler(nullptr);
   Layer.setOrderer(nullptr);
   Layer.setLaneNotice(nullptr);
+  Layer.setLaneFence(nullptr);
 }
 
 Status Engine::settleMember(size_t M) {
@@ -120,8 +128,10 @@ Status Engine::settleMember(size_t M) {
             "chunks again)");
   };
   // Settled only once the wait has returned: another host thread that asks
-  // meanwhile waits too (MemberQueues.h).
+  // meanwhile waits too (MemberQueues.h). Chunks posted to M's start thread
+  // count as queued once posted: they are started before the wait.
   uint64_t Target = Queues.waitTarget(M);
+  Starters.drain(M);
   if (Queues.failed(M))
     return Lost();
   if (Queues.drainedUpTo(M, Target))
@@ -156,9 +166,13 @@ LaneOrder Engine::orderNodes(NodeId W, NodeId S) {
       return LaneOrder::No;
     if (Queues.drainedUpTo(From, Queues.waitTarget(From)))
       continue; // nothing of it in flight, nothing held
+    // Both lanes get what was posted to them first (Engine.h's posted
+    // starts): the source's event must follow its kernels.
+    Starters.drain(From);
     for (size_t To = 0; To < Members.size(); ++To) {
       if (Members[To].Node != W)
         continue;
+      Starters.drain(To);
       LaneOrder O = Back.orderAfter(To, From);
       if (O == LaneOrder::No)
         return O;
@@ -175,6 +189,14 @@ Status Engine::settleAll() {
     if (Status S = settleMember(M); !S && First)
       First = S;
   return First;
+}
+
+void Engine::issuePosted() {
+  if (!LastPosted)
+    return;
+  Starters.drainAll();
+  Back.issueHeld();
+  LastPosted = false;
 }
 
 bool Engine::mayRunAhead(const std::string &Key, const KernelTraits &K,
@@ -250,8 +272,14 @@ bool Engine::launch(const LaunchRequest &R) {
         Split.split(Shares, Reason,
                     Alone < Members.size() ? Offered : std::vector<Share>());
     // Copies queued for chunks that then did not start go now, before a
-    // later launch can write what they read (Backend::issueHeld).
-    Back.issueHeld();
+    // later launch can write what they read (Backend::issueHeld); after
+    // posted starts, once those were issued (issuePosted).
+    if (Split.posted()) {
+      LastPosted = true;
+    } else {
+      issuePosted();
+      Back.issueHeld();
+    }
   }
   if (Outcome == LaunchRun::Outcome::NotSplit) {
     Rec = KernelStats::Launch();
@@ -263,6 +291,7 @@ bool Engine::launch(const LaunchRequest &R) {
       sayLaunch(K.Name, "cpu-only",
                 "launch " + K.shown() + ": CPU members only (" +
                     K.Desc->hostOnly() + ")");
+    issuePosted();
     LaunchRun Whole(*this, R, Rec);
     WholeChoice Order = Decide.wholeOrder(Members, MayRun);
     auto At = std::find(Order.Order.begin(), Order.Order.end(), Alone);
@@ -358,10 +387,11 @@ bool Engine::recordGrids(const std::string &Key,
     else
       Grids.recordUntimed(Key, M);
     Trial |= Shapes[M].Trial;
+    if (!Config.Stats)
+      continue; // the note is for the statistics only
     std::string Note = Grids.note(Key, M);
     if (!Note.empty())
-      Rec.Teams +=
-          (Rec.Teams.empty() ? "" : ",") + Members[M].name() + "=" + Note;
+      Rec.Teams += (Rec.Teams.empty() ? "" : ",") + MemberNames[M] + "=" + Note;
   }
   return Trial;
 }

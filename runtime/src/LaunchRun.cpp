@@ -317,6 +317,9 @@ ChunkRun LaunchRun::chunkRun(const Chunk &C) {
 std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
                                             std::vector<double> &Seconds,
                                             bool Wait) {
+  if (!Wait && E.Config.ParallelStarts)
+    if (std::shared_ptr<const void> Kept = E.Back.keepLaunch(R.BackendLaunch))
+      return postStarts(Which, Kept);
   std::vector<char> Ok(Which.size(), 0); // written by several threads
   std::vector<StartedChunk> Started(Which.size());
   std::vector<std::chrono::steady_clock::time_point> Starts(Which.size());
@@ -379,20 +382,27 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
     Waiting.setName((Wait ? "wait for " : "queue ") +
                     std::to_string(Which.size()) + " chunks");
   if (E.Config.ParallelStarts && ByMember.size() > 1) {
-    std::vector<std::function<void()>> Jobs;
-    for (const std::vector<size_t> &Group : ByMember)
-      Jobs.push_back([&] {
-        for (size_t I : Group) {
-          Start(I);
-          Finish(I);
-        }
-      });
-    E.Starters.runAll(Jobs);
+    // Each member's on its start thread, behind what was posted there
+    // (postStarts); the first here, once its thread has drained.
+    auto Job = [&](const std::vector<size_t> &Group) {
+      for (size_t I : Group) {
+        Start(I);
+        Finish(I);
+      }
+    };
+    for (size_t G = 1; G < ByMember.size(); ++G)
+      E.Starters.post(Chunks[Which[ByMember[G][0]]].Member,
+                      [&Job, &Group = ByMember[G]] { Job(Group); });
+    E.Starters.drain(Chunks[Which[ByMember[0][0]]].Member);
+    Job(ByMember[0]);
+    for (size_t G = 1; G < ByMember.size(); ++G)
+      E.Starters.drain(Chunks[Which[ByMember[G][0]]].Member);
   } else {
     std::vector<char> Waited(Which.size(), 0);
     std::map<size_t, size_t> Running; // member -> its started chunk
     for (size_t I = 0; I < Which.size(); ++I) {
       size_t M = Chunks[Which[I]].Member;
+      E.Starters.drain(M); // what was posted there starts first
       if (auto It = Running.find(M); It != Running.end()) {
         Finish(It->second);
         Waited[It->second] = 1;
@@ -421,6 +431,9 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
     account(Which, Seconds, Ok);
     return Ok;
   }
+  // Chunks on workers: whatever was posted to their members' start
+  // threads goes first.
+  E.issuePosted();
   std::vector<std::pair<int, std::function<bool()>>> Tasks;
   for (size_t I = 0; I < Which.size(); ++I) {
     Tasks.push_back(
@@ -444,6 +457,47 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
   std::vector<bool> Ok = E.Run(Tasks);
   account(Which, Seconds, Ok);
   return Ok;
+}
+
+/// Each member's chunks go to its start thread (StartThreads::post) as one
+/// job that owns what it needs; they count as queued on the member at once
+/// (MemberQueues.h), and whatever waits for the member drains its start
+/// thread first (Engine::settleMember). A chunk that then does not start
+/// fails its member's next wait, as a chunk that ran ahead and failed does.
+std::vector<bool> LaunchRun::postStarts(const std::vector<size_t> &Which,
+                                        std::shared_ptr<const void> Kept) {
+  std::map<size_t, std::vector<ChunkRun>> ByMember;
+  for (size_t C : Which)
+    ByMember[Chunks[C].Member].push_back(chunkRun(Chunks[C]));
+  TraceSpan Posting("host", "queue", "");
+  if (Posting.active())
+    Posting.setName("post " + std::to_string(Which.size()) + " chunks");
+  for (auto &[M, Runs] : ByMember) {
+    E.Starters.post(M, [&E = E, Kernel = &K, Kept, M = M,
+                        Runs = std::move(Runs)] {
+      for (const ChunkRun &C : Runs) {
+        StartedChunk S;
+        if (E.Queues.failed(M))
+          return;
+        if (!E.Back.start(Kept.get(), C, S)) {
+          if (E.Queues.markFailed(M))
+            error("kernel %s did not start on %s after its launch returned: "
+                  "its results are lost (HETERO_RUN_AHEAD=0 starts every "
+                  "chunk before its launch returns)",
+                  Kernel->shown().c_str(), E.MemberNames[M].c_str());
+          return;
+        }
+        E.Back.release(S);
+      }
+    });
+  }
+  for (size_t C : Which) {
+    E.Queues.noteQueued(Chunks[C].Member);
+    if (trace::on())
+      traceChunk(Chunks[C], trace::now(), true, true);
+  }
+  Posted = true;
+  return std::vector<bool>(Which.size(), true);
 }
 
 void LaunchRun::account(const std::vector<size_t> &Which,

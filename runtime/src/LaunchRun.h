@@ -46,6 +46,8 @@ public:
     RunAhead = true;
     GridKey = std::move(Key);
   }
+  /// Whether its chunks were posted to the start threads (postStarts).
+  bool posted() const { return Posted; }
 
 private:
   struct Chunk {
@@ -84,6 +86,7 @@ private:
   /// as a chunk, not whole.
   bool OneChosen = false;
   bool RunAhead = false;
+  bool Posted = false;
   std::string GridKey;
 
   const Member &member(size_t M) const { return E.Members[M]; }
@@ -110,6 +113,10 @@ private:
   /// in Seconds (0 for those left queued).
   std::vector<bool> startAndFinish(const std::vector<size_t> &Which,
                                    std::vector<double> &Seconds, bool Wait);
+  /// Which, left to run ahead: posted to the members' start threads, with
+  /// Kept, the back end's copy of the launch.
+  std::vector<bool> postStarts(const std::vector<size_t> &Which,
+                               std::shared_ptr<const void> Kept);
   /// Adds the chunks' busy times and iterations to their members' usage.
   void account(const std::vector<size_t> &Which,
                const std::vector<double> &Seconds, const std::vector<bool> &Ok);

@@ -1,6 +1,7 @@
 //===- StartThreads.cpp - A launch's GPU chunks, one thread per GPU -------===//
 #include "hetero/StartThreads.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace hetero {
@@ -15,8 +16,18 @@ inline void cpuRelax() {
 }
 } // namespace
 
+StartThreads::StartThreads(unsigned SpinMicros, size_t MaxHelpers)
+    : SpinMicros(SpinMicros) {
+  Helpers.resize(std::max<size_t>(MaxHelpers, 1));
+  for (auto &H : Helpers)
+    H = std::make_unique<Helper>();
+}
+
 StartThreads::~StartThreads() {
+  // A helper runs what was posted to it before it stops.
   for (auto &H : Helpers) {
+    if (!H->Started)
+      continue;
     {
       std::lock_guard<std::mutex> Lock(H->Mutex);
       H->Stop = true;
@@ -24,61 +35,74 @@ StartThreads::~StartThreads() {
     H->Wake.notify_one();
   }
   for (auto &H : Helpers)
-    H->Thread.join();
+    if (H->Started)
+      H->Thread.join();
 }
 
-void StartThreads::runAll(const std::vector<std::function<void()>> &Jobs) {
-  if (Jobs.empty())
-    return;
-  while (Helpers.size() + 1 < Jobs.size()) {
-    Helpers.push_back(std::make_unique<Helper>());
-    Helper &H = *Helpers.back();
+size_t StartThreads::helpers() const {
+  return static_cast<size_t>(
+      std::count_if(Helpers.begin(), Helpers.end(),
+                    [](const auto &H) { return H->Started; }));
+}
+
+void StartThreads::post(size_t Index, std::function<void()> Job) {
+  Helper &H = *Helpers[Index % Helpers.size()];
+  if (!H.Started) {
+    H.Started = true;
     H.Thread = std::thread([this, &H] { loop(H); });
   }
-  for (size_t I = 1; I < Jobs.size(); ++I) {
-    Helper &H = *Helpers[I - 1];
-    H.Job = &Jobs[I];
-    H.Done.store(false, std::memory_order_relaxed);
-    H.Posted.fetch_add(1, std::memory_order_release);
-    // A helper past its spin sleeps: it checks Posted under the lock before
-    // it does, so a job posted before it sleeps is seen, and one after is
-    // woken here.
-    std::lock_guard<std::mutex> Lock(H.Mutex);
-    if (H.Sleeping)
-      H.Wake.notify_one();
-  }
-  Jobs[0]();
-  for (size_t I = 1; I < Jobs.size(); ++I)
-    while (!Helpers[I - 1]->Done.load(std::memory_order_acquire))
-      cpuRelax();
+  std::lock_guard<std::mutex> Lock(H.Mutex);
+  H.Jobs.push_back(std::move(Job));
+  H.Posted.fetch_add(1, std::memory_order_release);
+  // A helper past its spin checks for jobs under the lock before it
+  // sleeps: one posted before is seen, one after wakes it here.
+  if (H.Sleeping)
+    H.Wake.notify_one();
+}
+
+void StartThreads::drain(size_t Index) {
+  Helper &H = *Helpers[Index % Helpers.size()];
+  uint64_t Target = H.Posted.load(std::memory_order_acquire);
+  while (H.Ran.load(std::memory_order_acquire) < Target)
+    cpuRelax();
+}
+
+void StartThreads::drainAll() {
+  for (size_t I = 0; I < Helpers.size(); ++I)
+    drain(I);
 }
 
 void StartThreads::loop(Helper &H) {
   using Clock = std::chrono::steady_clock;
-  uint64_t Seen = 0;
+  // Only this thread raises Ran: a job is pending while Posted is ahead.
+  auto Idle = [&] {
+    return H.Posted.load(std::memory_order_acquire) ==
+           H.Ran.load(std::memory_order_relaxed);
+  };
   for (;;) {
     // Spin for a while, reading the clock every 64 turns.
     Clock::time_point Until =
         Clock::now() + std::chrono::microseconds(SpinMicros);
-    for (unsigned Turn = 1; H.Posted.load(std::memory_order_acquire) == Seen;
-         ++Turn) {
+    for (unsigned Turn = 1; Idle(); ++Turn) {
       if (Turn % 64 == 0 && Clock::now() >= Until)
         break;
       cpuRelax();
     }
-    if (H.Posted.load(std::memory_order_acquire) == Seen) {
+    std::function<void()> Job;
+    {
       std::unique_lock<std::mutex> Lock(H.Mutex);
-      H.Sleeping = true;
-      H.Wake.wait(Lock, [&] {
-        return H.Stop || H.Posted.load(std::memory_order_acquire) != Seen;
-      });
-      H.Sleeping = false;
-      if (H.Posted.load(std::memory_order_acquire) == Seen)
-        return; // stopping, nothing posted
+      if (H.Jobs.empty()) {
+        H.Sleeping = true;
+        H.Wake.wait(Lock, [&] { return H.Stop || !H.Jobs.empty(); });
+        H.Sleeping = false;
+        if (H.Jobs.empty())
+          return; // stopping, nothing posted
+      }
+      Job = std::move(H.Jobs.front());
+      H.Jobs.pop_front();
     }
-    Seen = H.Posted.load(std::memory_order_acquire);
-    (*H.Job)();
-    H.Done.store(true, std::memory_order_release);
+    Job();
+    H.Ran.fetch_add(1, std::memory_order_release);
   }
 }
 

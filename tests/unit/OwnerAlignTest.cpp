@@ -121,6 +121,28 @@ TEST_F(OwnerAlignTest, TheBoundaryGoesWhereTheDataChangesHands) {
   EXPECT_EQ(align(56), (std::vector<ChunkSpec>{{0, 0, 60}, {1, 60, 90}}));
 }
 
+TEST_F(OwnerAlignTest, AnAnswerThatHoldsIsKeptThenLookedAtAgain) {
+  std::vector<ChunkSpec> AtForty = {{0, 0, 40}, {1, 40, 90}};
+  EXPECT_EQ(align(45), AtForty);
+  EXPECT_EQ(align(45), AtForty); // the same twice: kept from now on
+  // b changes hands at element 60 now: the kept answer stands for a few
+  // launches, then a look finds the new boundary (iteration 50).
+  BufferId Id = reinterpret_cast<uintptr_t>(Out);
+  L.markWritten(A, Id, 0, 480);
+  L.markWritten(B, Id, 480, 800);
+  EXPECT_EQ(align(45), AtForty);
+  unsigned Launches = 1;
+  std::vector<ChunkSpec> Now = AtForty;
+  while (Now == AtForty && Launches < 100) {
+    Now = align(45);
+    ++Launches;
+  }
+  EXPECT_EQ(Now, (std::vector<ChunkSpec>{{0, 0, 50}, {1, 50, 90}}));
+  EXPECT_LE(Launches, 8u);
+  // Shares that moved are looked at at once (and cut where they say).
+  EXPECT_EQ(align(46), (std::vector<ChunkSpec>{{0, 0, 46}, {1, 46, 90}}));
+}
+
 TEST_F(OwnerAlignTest, ClearCopiesAndFarBoundariesLeaveTheShares) {
   // b valid on both: nobody owns it alone.
   ASSERT_TRUE(L.makeValid(A, reinterpret_cast<uintptr_t>(Out), 0, 800));

@@ -155,13 +155,18 @@ struct LaneBackend : Backend {
     return start(L, C, S) && finish(S);
   }
   bool startsChunks(size_t) const override { return true; }
-  bool start(const void *, const ChunkRun &C, StartedChunk &S) override {
+  /// A launch kept for posted starts: the kernel it was launched as.
+  std::shared_ptr<const void> keepLaunch(const void *) override {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    return std::make_shared<TestKernel>(Kernel);
+  }
+  bool start(const void *L, const ChunkRun &C, StartedChunk &S) override {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (Failed[C.Member] || NoStartOn.count(C.Member))
       return false;
     issue(C.Member);
     Op O;
-    O.C = C, O.K = Kernel;
+    O.C = C, O.K = L ? *static_cast<const TestKernel *>(L) : Kernel;
     push(C.Member, O);
     S.Member = C.Member;
     S.Handle = this;
@@ -328,6 +333,11 @@ struct RunAheadFixture : ::testing::Test {
     ASSERT_TRUE(L.read(Got.data(), B, N * sizeof(double)).ok());
     EXPECT_EQ(Got, Want);
   }
+  /// What the back end has queued, once the posted starts were issued.
+  size_t queued(bool Copies = false) {
+    E.startsIssued();
+    return Back.queued(Copies);
+  }
   void expectMatchesSerial() {
     std::vector<double> Got(N);
     ASSERT_TRUE(L.read(Got.data(), A, N * sizeof(double)).ok());
@@ -345,10 +355,10 @@ TEST_F(RunAheadFixture, LaunchesLeaveChunksQueuedUntilTheirDataIsTouched) {
     ASSERT_TRUE(sweep());
     ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
     EXPECT_EQ(E.lastLaunch().RanAhead, It > 0) << "launch " << It;
-    EXPECT_EQ(Back.queued(), It > 0 ? 2u : 0u) << "launch " << It;
+    EXPECT_EQ(queued(), It > 0 ? 2u : 0u) << "launch " << It;
   }
   expectMatchesSerial();
-  EXPECT_EQ(Back.queued(), 0u);
+  EXPECT_EQ(queued(), 0u);
   EXPECT_GT(Back.LaneCopies, 0u); // the halos went in the lanes
   char *Text = nullptr;
   size_t Size = 0;
@@ -371,7 +381,7 @@ TEST_F(RunAheadFixture, LanesWaitForEachOtherOnTheDevice) {
   for (int It = 1; It < 8; ++It) {
     ASSERT_TRUE(sweep());
     ASSERT_TRUE(E.lastLaunch().RanAhead) << "launch " << It;
-    EXPECT_EQ(Back.queued(), 2u * It) << "launch " << It;
+    EXPECT_EQ(queued(), 2u * It) << "launch " << It;
   }
   EXPECT_EQ(Back.Settles, Settles);
   EXPECT_GT(Back.LaneCopies, 0u);
@@ -383,7 +393,7 @@ TEST_F(RunAheadFixture, LanesWaitForEachOtherOnTheDevice) {
   EXPECT_LE(Back.Orderings, 2u * 7);
   EXPECT_LE(L.laneReads(), 4u);
   expectMatchesSerial();
-  EXPECT_EQ(Back.queued(), 0u);
+  EXPECT_EQ(queued(), 0u);
 }
 
 // A reduction's launch is always waited for: its chunks queue behind the
@@ -391,7 +401,7 @@ TEST_F(RunAheadFixture, LanesWaitForEachOtherOnTheDevice) {
 TEST_F(RunAheadFixture, ReductionsWaitAndRunAfterWhatRanAhead) {
   for (int It = 0; It < 3; ++It)
     ASSERT_TRUE(sweep());
-  ASSERT_EQ(Back.queued(), 2u);
+  ASSERT_EQ(queued(), 2u);
   KernelDescriptor Sum = parseDescriptor(SumDesc);
   KernelTraits SumK = testKernel(Sum, 2);
   SumK.Name = "sum";
@@ -409,7 +419,7 @@ TEST_F(RunAheadFixture, ReductionsWaitAndRunAfterWhatRanAhead) {
   ASSERT_TRUE(E.launch(request(SumK, A, S)));
   ASSERT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
   EXPECT_FALSE(E.lastLaunch().RanAhead);
-  EXPECT_EQ(Back.queued(), 0u);
+  EXPECT_EQ(queued(), 0u);
   double Got = 0, Want = 0;
   for (double V : Ref)
     Want += V;
@@ -424,7 +434,7 @@ TEST_F(RunAheadFixture, ZeroWaitsForEveryLaunch) {
   for (int It = 0; It < 4; ++It) {
     ASSERT_TRUE(sweep());
     EXPECT_FALSE(E.lastLaunch().RanAhead);
-    EXPECT_EQ(Back.queued(), 0u);
+    EXPECT_EQ(queued(), 0u);
   }
   expectMatchesSerial();
   EXPECT_EQ(Back.LaneCopies, 0u);
@@ -441,7 +451,7 @@ TEST_F(RunAheadFixture, AKernelWaitsForQueuedCopiesThatReadWhatItWrites) {
   for (int It = 0; It < 3; ++It)
     ASSERT_TRUE(sweep());
   ASSERT_TRUE(E.lastLaunch().RanAhead);
-  ASSERT_EQ(Back.queued(true), 2u);
+  ASSERT_EQ(queued(true), 2u);
   KernelTraits FillK = useFill();
   uint64_t Copied = L.stats().BytesD2D + L.stats().BytesH2D;
   ASSERT_TRUE(E.launch(request(FillK, A, B)));
@@ -474,7 +484,7 @@ TEST_F(RunAheadFixture, AHostWriteWaitsForQueuedCopiesThatReadWhatItWrites) {
   Config.ParallelStarts = false;
   for (int It = 0; It < 3; ++It)
     ASSERT_TRUE(sweep());
-  ASSERT_EQ(Back.queued(true), 2u);
+  ASSERT_EQ(queued(true), 2u);
   std::vector<double> Ones(N, 1.0), Got(N);
   ASSERT_TRUE(L.write(B, Ones.data(), N * sizeof(double)).ok());
   expectMatchesSerial();
@@ -554,6 +564,7 @@ TEST_F(RunAheadFixture, AHostWriteToAMemberWhoseQueuedChunkFailedFails) {
 // chunk stays queued; the launch still counts as run ahead. Later launches
 // run whole on the member left.
 TEST_F(RunAheadFixture, AChunkThatDoesNotStartRunsElsewhere) {
+  Config.ParallelStarts = false; // its chunks start before it returns
   ASSERT_TRUE(sweep());
   ASSERT_TRUE(sweep());
   ASSERT_TRUE(E.lastLaunch().RanAhead);
@@ -567,6 +578,26 @@ TEST_F(RunAheadFixture, AChunkThatDoesNotStartRunsElsewhere) {
   expectMatchesSerial();
 }
 
+// Posted to its member's start thread, a chunk that does not start is
+// found after its launch returned: like a queued chunk that failed, it
+// fails whatever then needs that member's data, with a message, never a
+// wrong answer.
+TEST_F(RunAheadFixture, APostedChunkThatDoesNotStartFailsWhatNeedsItsData) {
+  ASSERT_TRUE(sweep());
+  ASSERT_TRUE(sweep());
+  ASSERT_TRUE(E.lastLaunch().RanAhead);
+  E.startsIssued(); // before the back end changes
+  Back.NoStartOn = {1};
+  // It returns before its chunks start, or finds the failure itself (its
+  // own halo copies wait for the member).
+  bool Returned = sweep();
+  std::vector<double> Got(N);
+  bool Read = L.read(Got.data(), A, N * sizeof(double)).ok();
+  EXPECT_FALSE(Returned && Read) << "a chunk that did not start went unseen";
+  EXPECT_FALSE(E.waitIdle().ok());
+  Back.NoStartOn.clear();
+}
+
 // A chunk that did not start waits for nothing, so what ran ahead on its
 // member is not taken for its failure: a launch that waits, after launches
 // of a kernel without halos (nothing settled its members since), recovers,
@@ -576,6 +607,7 @@ TEST_F(RunAheadFixture, AChunkThatDoesNotStartAfterRunAheadRunsElsewhere) {
   for (int It = 0; It < 4; ++It) {
     if (It == 3) {
       Config.RunAheadUs = 0;
+      E.startsIssued(); // before the back end changes
       Back.NoStartOn = {1};
     }
     ASSERT_TRUE(E.launch(request(ScaleK, A, B))) << "launch " << It;
@@ -628,7 +660,7 @@ TEST_F(RunAheadFixture, AFreeWhileALaunchWaitsWaitsForWhatRanAhead) {
   ASSERT_TRUE(E.launch(request(ScaleK, C, D)));
   ASSERT_TRUE(E.launch(request(ScaleK, A, B))); // runs ahead: writes B
   ASSERT_TRUE(E.lastLaunch().RanAhead);
-  ASSERT_EQ(Back.queued(), 2u);
+  ASSERT_EQ(queued(), 2u);
   Config.RunAheadUs = 0; // the next launch waits for its chunks
   HeldWait Held;
   Held.hold(Back.BeforeFinish);
@@ -639,7 +671,7 @@ TEST_F(RunAheadFixture, AFreeWhileALaunchWaitsWaitsForWhatRanAhead) {
   EXPECT_EQ(Back.queued(), 0u) << "B was freed under chunks that write it";
   Held.letGo();
   Launcher.join();
-  EXPECT_EQ(Back.queued(), 0u);
+  EXPECT_EQ(queued(), 0u);
   B = nullptr;
   ASSERT_TRUE(L.read(Got.data(), D, N * sizeof(double)).ok());
   EXPECT_EQ(Got, std::vector<double>(N, 2.0));
@@ -653,7 +685,7 @@ TEST_F(RunAheadFixture, AFreeDuringWaitIdleWaitsForWhatRanAhead) {
   ASSERT_TRUE(E.launch(request(ScaleK, A, B)));
   ASSERT_TRUE(E.launch(request(ScaleK, B, A)));
   ASSERT_TRUE(E.lastLaunch().RanAhead);
-  ASSERT_EQ(Back.queued(), 2u);
+  ASSERT_EQ(queued(), 2u);
   HeldWait Held;
   Held.hold(Back.BeforeSettle);
   std::thread Waiter([&] { EXPECT_TRUE(E.waitIdle()); });

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <set>
@@ -13,17 +14,16 @@ using namespace hetero;
 
 namespace {
 
-/// Runs Count jobs through T; each records its thread, then waits (up to
-/// 10 s) until all Count have started: they all get there only if they run
-/// at once. AllMet: every job saw all of them.
-void runRecorded(StartThreads &T, size_t Count,
-                 std::vector<std::thread::id> &Threads, bool &AllMet) {
+/// Posts Count jobs, one to each helper; each records its thread, then
+/// waits (up to 10 s) until all Count have started: they all get there only
+/// if they run at once. AllMet: every job saw all of them.
+void postRecorded(StartThreads &T, size_t Count,
+                  std::vector<std::thread::id> &Threads, bool &AllMet) {
   Threads.assign(Count, std::thread::id());
   std::atomic<size_t> Arrived{0};
   std::atomic<size_t> Met{0};
-  std::vector<std::function<void()>> Jobs;
   for (size_t I = 0; I < Count; ++I)
-    Jobs.push_back([&, I] {
+    T.post(I, [&, I] {
       Threads[I] = std::this_thread::get_id();
       ++Arrived;
       auto Until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -31,26 +31,26 @@ void runRecorded(StartThreads &T, size_t Count,
         std::this_thread::yield();
       Met += Arrived == Count;
     });
-  T.runAll(Jobs);
+  T.drainAll();
   AllMet = Met == Count;
 }
 
 } // namespace
 
-// Each job runs once, the first on the caller and each other on a helper
-// of its own, all at once; runAll returns once all have returned.
-TEST(StartThreads, RunsEachJobOnceOnAThreadOfItsOwn) {
+// Jobs posted to different helpers run at once, each on a thread of its
+// own (never the caller's); helpers start on first need.
+TEST(StartThreads, HelpersRunTheirJobsAtOnceOnThreadsOfTheirOwn) {
   StartThreads T;
   for (size_t Count : {1, 4, 2, 4, 3}) {
     std::vector<std::thread::id> Threads;
     bool AllMet = false;
-    runRecorded(T, Count, Threads, AllMet);
-    EXPECT_EQ(Threads[0], std::this_thread::get_id());
-    EXPECT_EQ(std::set<std::thread::id>(Threads.begin(), Threads.end()).size(),
-              Count);
+    postRecorded(T, Count, Threads, AllMet);
+    std::set<std::thread::id> Distinct(Threads.begin(), Threads.end());
+    EXPECT_EQ(Distinct.size(), Count);
+    EXPECT_EQ(Distinct.count(std::this_thread::get_id()), 0u);
     EXPECT_TRUE(AllMet) << Count << " jobs did not all run at once";
   }
-  EXPECT_EQ(T.helpers(), 3u); // as many as the most jobs at once, less one
+  EXPECT_EQ(T.helpers(), 4u);
 }
 
 // With no spin, the helpers sleep between launches and are woken for the
@@ -58,9 +58,10 @@ TEST(StartThreads, RunsEachJobOnceOnAThreadOfItsOwn) {
 TEST(StartThreads, SleepingHelpersWakeForTheNextJobs) {
   StartThreads T(/*SpinMicros=*/0);
   std::atomic<int> Ran{0};
-  std::vector<std::function<void()>> Jobs(4, [&] { ++Ran; });
   for (int Round = 0; Round < 2000; ++Round) {
-    T.runAll(Jobs);
+    for (size_t H = 0; H < 4; ++H)
+      T.post(H, [&] { ++Ran; });
+    T.drainAll();
     if (Round % 100 == 0) // let them fall asleep now and then
       std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
@@ -71,8 +72,66 @@ TEST(StartThreads, SleepingHelpersWakeForTheNextJobs) {
 TEST(StartThreads, StopsSpinningAndSleepingHelpers) {
   for (unsigned Spin : {0u, 100000u}) {
     StartThreads T(Spin);
-    std::vector<std::function<void()>> Jobs(3, [] {});
-    T.runAll(Jobs);
+    for (size_t H = 0; H < 3; ++H)
+      T.post(H, [] {});
+    T.drainAll();
   }
   SUCCEED();
+}
+
+// Jobs posted to a helper run there, in the order they were posted, off
+// the posting thread; drain() returns once those posted before it ran.
+TEST(StartThreads, PostedJobsRunInOrderOnTheirHelper) {
+  StartThreads T(/*SpinMicros=*/50, /*MaxHelpers=*/3);
+  std::vector<std::vector<int>> Seen(3);
+  std::vector<std::set<std::thread::id>> Threads(3);
+  for (int I = 0; I < 3000; ++I) {
+    size_t H = static_cast<size_t>(I) % 3;
+    T.post(H, [&, H, I] {
+      Seen[H].push_back(I);
+      Threads[H].insert(std::this_thread::get_id());
+    });
+    if (I % 500 == 499)
+      T.drain(H);
+  }
+  T.drainAll();
+  for (size_t H = 0; H < 3; ++H) {
+    ASSERT_EQ(Seen[H].size(), 1000u);
+    EXPECT_TRUE(std::is_sorted(Seen[H].begin(), Seen[H].end()));
+    EXPECT_EQ(Threads[H].size(), 1u);
+    EXPECT_EQ(Threads[H].count(std::this_thread::get_id()), 0u);
+  }
+  EXPECT_EQ(T.helpers(), 3u);
+}
+
+// A drain on another thread waits for a slow job posted before it.
+TEST(StartThreads, ADrainOnAnotherThreadWaitsForWhatWasPosted) {
+  StartThreads T(/*SpinMicros=*/0, /*MaxHelpers=*/2);
+  std::atomic<bool> Done{false};
+  T.post(1, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    Done = true;
+  });
+  bool SawDone = false;
+  std::thread Other([&] {
+    T.drain(1);
+    SawDone = Done;
+  });
+  Other.join();
+  EXPECT_TRUE(SawDone);
+  T.drain(0); // nothing posted there: returns at once
+}
+
+// Destroyed with jobs still queued, the helpers run them before they stop.
+TEST(StartThreads, StopsOnlyOncePostedJobsRan) {
+  std::atomic<int> Ran{0};
+  {
+    StartThreads T(/*SpinMicros=*/0, /*MaxHelpers=*/2);
+    for (int I = 0; I < 100; ++I)
+      T.post(static_cast<size_t>(I) % 2, [&] {
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+        ++Ran;
+      });
+  }
+  EXPECT_EQ(Ran, 100);
 }

@@ -36,6 +36,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace hetero {
@@ -122,6 +123,13 @@ public:
   /// Forgets a started chunk without waiting for it: it stays queued on its
   /// member until settle() (or a later chunk's finish()).
   virtual void release(StartedChunk & /*S*/) {}
+  /// A copy of Launch (what the plugin handed the engine) that stays valid
+  /// after the launch returned, for chunks that another thread starts later
+  /// (Engine.h's posted starts); null where the back end keeps none: then
+  /// every chunk starts before its launch returns.
+  virtual std::shared_ptr<const void> keepLaunch(const void * /*Launch*/) {
+    return nullptr;
+  }
   /// Waits for every chunk started on member M so far; false when one of
   /// them failed (then every later settle() of M fails too).
   virtual bool settle(size_t /*M*/) { return true; }

@@ -267,6 +267,11 @@ public:
   /// unsettled until the settler waits for it.
   using LaneNotice = std::function<void(NodeId N)>;
   void setLaneNotice(LaneNotice F);
+  /// Called, under the layer's lock, before a copy goes in node N's lane:
+  /// what the engine handed N's start threads goes in before it (Engine.h's
+  /// posted starts). It must not call the layer. Null: none.
+  using LaneFence = std::function<void(NodeId N)>;
+  void setLaneFence(LaneFence F);
   /// Makes node W's lane wait, on the device, for the work issued to node
   /// S's lane so far (Backend::orderAfter). Called under the layer's lock;
   /// it must not call the layer. Null: none.
@@ -323,6 +328,7 @@ private:
   Status settleLocked(NodeId N);
   Settler Settle;
   LaneNotice Notice;
+  LaneFence Fence;
   Orderer Order;
   /// Whether node W's lane now waits for node S's on the device (the
   /// orderer, asked once per pair in a batch).

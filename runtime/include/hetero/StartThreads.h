@@ -2,15 +2,25 @@
 //
 // Starting a chunk on a GPU costs the launching thread 3 to 4 us of the cuda
 // plugin's time (9 with a reduction: its partial's identity up, then the
-// partial back): from one thread, the fourth GPU of a CG launch started
-// 12 us (27 with a reduction) after the first, of kernels of 34 to 67 us
-// (16.7M rows over 4 H100s). These threads start and wait for the other
-// GPUs' chunks while the launching thread does the first one's.
+// partial back), 7 to 12 us with the halo copies issued before it: from one
+// thread, the fourth GPU of a CG launch started 12 us (27 with a reduction)
+// after the first, of kernels of 34 to 67 us (16.7M rows over 4 H100s).
+// These threads start the other GPUs' chunks.
+//
+// The engine post()s a member's chunks to helper H (the member's index) and
+// goes on; a helper runs its jobs in the order they were posted; drain(H)
+// returns once those posted before it have run. A launch whose chunks are
+// waited for drains its helpers before it returns; one that runs ahead
+// (Engine.h) returns at once, and the launching thread plans the next
+// launch while the GPUs' starts are issued.
 //
 // The helpers spin for SpinMicros after each job, so that the next launch
 // (CG's come 60 to 200 us apart) finds them awake, then sleep until the
 // next: a spinning helper holds a core, which the CPU pool leaves free, one
 // per GPU member (HETERO_CPU_THREADS).
+//
+// post() and the destructor come from one thread at a time (the engine's
+// launch lock); drain() from any thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_STARTTHREADS_H
@@ -19,6 +29,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -29,30 +40,35 @@ namespace hetero {
 
 class StartThreads {
 public:
-  explicit StartThreads(unsigned SpinMicros = DefaultSpinMicros)
-      : SpinMicros(SpinMicros) {}
+  /// Helpers 0 .. MaxHelpers - 1; a helper's thread starts on first need.
+  explicit StartThreads(unsigned SpinMicros = DefaultSpinMicros,
+                        size_t MaxHelpers = DefaultMaxHelpers);
   ~StartThreads();
   StartThreads(const StartThreads &) = delete;
   StartThreads &operator=(const StartThreads &) = delete;
 
-  /// Runs Jobs[0] on the calling thread and each other job on a helper of
-  /// its own, all at once; returns when every job has returned. Helpers
-  /// start on first need. One runAll() at a time (the engine's launch lock).
-  void runAll(const std::vector<std::function<void()>> &Jobs);
-  size_t helpers() const { return Helpers.size(); }
+  /// Queues Job on helper H (modulo maxHelpers()), after the jobs posted
+  /// there before.
+  void post(size_t H, std::function<void()> Job);
+  /// Returns once every job posted to helper H before the call has run.
+  void drain(size_t H);
+  void drainAll();
+  /// Helpers whose thread was started.
+  size_t helpers() const;
+  size_t maxHelpers() const { return Helpers.size(); }
 
   static constexpr unsigned DefaultSpinMicros = 200;
+  static constexpr size_t DefaultMaxHelpers = 16;
 
 private:
   struct Helper {
     std::thread Thread;
-    /// Bumped for each job posted; the helper runs a job when it sees a
-    /// count it has not run.
-    std::atomic<uint64_t> Posted{0};
-    std::atomic<bool> Done{true};
-    const std::function<void()> *Job = nullptr;
-    std::mutex Mutex; // Sleeping, Stop and the wake-up
+    bool Started = false; // the launching thread's
+    /// Jobs posted, and jobs run (by the helper, after each job).
+    std::atomic<uint64_t> Posted{0}, Ran{0};
+    std::mutex Mutex; // Jobs, Sleeping, Stop and the wake-up
     std::condition_variable Wake;
+    std::deque<std::function<void()>> Jobs;
     bool Sleeping = false;
     bool Stop = false;
   };
