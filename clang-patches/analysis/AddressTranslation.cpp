@@ -192,6 +192,9 @@ std::optional<Term> KernelAnalysis::translate(const Expr *E) {
     return loadedScalar(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    std::optional<Address> Field;
+    if (closureField(VD, Field))
+      return loadedScalar(E); // the closure's copy
     return VD ? translateVariable(VD->getCanonicalDecl()) : std::nullopt;
   }
   if (const auto *C = dyn_cast<CallExpr>(E))
@@ -357,8 +360,10 @@ std::optional<Term> KernelAnalysis::translateCall(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
   const FunctionDecl *Def = nullptr;
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+  bool Method = MD && MD->isInstance() && !MD->getParent()->isLambda();
   if (!FD || !C->getType()->isIntegerType() ||
-      (MD && !lambdaOfTheCall(C, MD)) || !FD->hasBody(Def) || !Def ||
+      (MD && !Method && !lambdaOfTheCall(C, MD)) ||
+      (Method && MD->isVirtual()) || !FD->hasBody(Def) || !Def ||
       Def->isVariadic() ||
       C->getNumArgs() != objectArguments(*C, *Def) + Def->getNumParams() ||
       CallStack.size() >= MaxCallDepth ||
@@ -376,7 +381,11 @@ std::optional<Term> KernelAnalysis::translateCall(const CallExpr *C) {
       return std::nullopt;
   Bindings Outer = bindParameters(*C, *Def);
   CallStack.push_back(Def->getCanonicalDecl());
+  if (Method)
+    ThisStack.push_back(objectOf(*C));
   std::optional<Term> T = translate(Ret->getRetValue());
+  if (Method)
+    ThisStack.pop_back();
   CallStack.pop_back();
   restoreBindings(Outer);
   return T;
@@ -476,7 +485,10 @@ std::optional<Term> KernelAnalysis::sizeTerm(QualType T) {
 std::optional<KernelAnalysis::Address>
 KernelAnalysis::pointerLoaded(const Expr *Sub) {
   Sub = Sub->IgnoreParens();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub)) {
+  std::optional<Address> Field;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Sub);
+  // A pointer a closure captured is loaded from the closure (below).
+  if (DRE && !closureField(dyn_cast<VarDecl>(DRE->getDecl()), Field)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return std::nullopt;
@@ -539,17 +551,156 @@ KernelAnalysis::pointerValue(const Expr *E) {
   if (const auto *U = dyn_cast<UnaryOperator>(E))
     if (U->getOpcode() == UO_AddrOf)
       return lvalueAddress(U->getSubExpr());
+  if (isa<CXXThisExpr>(E))
+    return thisAddress();
+  return std::nullopt;
+}
+
+std::optional<KernelAnalysis::Address> KernelAnalysis::thisAddress() {
+  // In a member function walked in place of its call: the call's object,
+  // computed where the call is (one level out: its object may be `this`).
+  if (!ThisStack.empty()) {
+    BoundThis T = ThisStack.back();
+    ThisStack.pop_back();
+    // A const member function's object is the lvalue as const: a no-op.
+    const Expr *O = T.Object->IgnoreParens();
+    while (const auto *IC = dyn_cast<ImplicitCastExpr>(O)) {
+      if (IC->getCastKind() != CK_NoOp)
+        break;
+      O = IC->getSubExpr()->IgnoreParens();
+    }
+    std::optional<Address> A = T.Pointer ? pointerValue(O) : lvalueAddress(O);
+    ThisStack.push_back(T);
+    return A;
+  }
   // The object of the member function the region is in: its pointer is a
   // kernel argument, as a pointer captured by copy is.
-  if (isa<CXXThisExpr>(E) && ThisArg)
+  if (ThisArg)
     return Address{B.arg(*ThisArg), constantTerm(0)};
   return std::nullopt;
+}
+
+const Expr *KernelAnalysis::returnedLvalue(const CallExpr &C) {
+  const FunctionDecl *FD = C.getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->getReturnType()->isLValueReferenceType() ||
+      !FD->hasBody(Def) || !Def || Def->isVariadic())
+    return nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+      MD && (MD->getParent()->isLambda() || MD->isVirtual()))
+    return nullptr;
+  if (C.getNumArgs() != objectArguments(C, *Def) + Def->getNumParams() ||
+      CallStack.size() >= MaxCallDepth ||
+      std::find(CallStack.begin(), CallStack.end(), Def->getCanonicalDecl()) !=
+          CallStack.end())
+    return nullptr;
+  for (const ParmVarDecl *P : Def->parameters())
+    if (P->getType()->isReferenceType())
+      return nullptr;
+  const Expr *Returned = quietReturn(*Def);
+  return Returned && quietCalls(Returned, 0) ? Returned : nullptr;
+}
+
+const Expr *KernelAnalysis::quietReturn(const FunctionDecl &Def) {
+  const auto *Body = dyn_cast<CompoundStmt>(Def.getBody());
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+  if (!Ret || !Ret->getRetValue() ||
+      Ret->getRetValue()->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
+    return nullptr;
+  return Ret->getRetValue();
+}
+
+bool KernelAnalysis::quietCalls(const Stmt *S, unsigned Depth) {
+  if (!S)
+    return true;
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    if (!FD || Depth >= MaxCallDepth)
+      return false;
+    if (!isPureFunction(FD, 0)) {
+      const Expr *Returned =
+          FD->hasBody(Def) && Def ? quietReturn(*Def) : nullptr;
+      if (!Returned || !quietCalls(Returned, Depth + 1))
+        return false;
+    }
+  }
+  for (const Stmt *Ch : S->children())
+    if (!quietCalls(Ch, Depth))
+      return false;
+  return true;
+}
+
+std::optional<KernelAnalysis::Address>
+KernelAnalysis::referenceCallAddress(const CallExpr &C) {
+  const Expr *Returned = returnedLvalue(C);
+  if (!Returned)
+    return std::nullopt;
+  const FunctionDecl *Def = nullptr;
+  C.getDirectCallee()->hasBody(Def);
+  // The arguments are values read here; a pointer the object is reached
+  // through too.
+  const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+  bool Method = MD && MD->isInstance();
+  unsigned Skip = objectArguments(C, *Def);
+  if (Method && !Skip)
+    visitLocalAddress(objectOf(C).Object);
+  for (unsigned I = 0; I < C.getNumArgs(); ++I)
+    if (I < Skip)
+      visitLocalAddress(C.getArg(I));
+    else
+      visit(C.getArg(I), true, false);
+  Bindings Outer = bindParameters(C, *Def);
+  CallStack.push_back(Def->getCanonicalDecl());
+  if (Method)
+    ThisStack.push_back(objectOf(C));
+  std::optional<Address> A = lvalueAddress(Returned);
+  if (Method)
+    ThisStack.pop_back();
+  CallStack.pop_back();
+  restoreBindings(Outer);
+  return A;
+}
+
+bool KernelAnalysis::closureField(const VarDecl *VD,
+                                  std::optional<Address> &Field) {
+  if (ThisStack.empty() || !ThisStack.back().Lambda || !VD)
+    return false;
+  llvm::DenseMap<const ValueDecl *, FieldDecl *> Fields;
+  FieldDecl *ThisField = nullptr;
+  ThisStack.back().Lambda->getCaptureFields(Fields, ThisField);
+  const FieldDecl *F = nullptr;
+  for (const auto &[Captured, FD] : Fields)
+    if (Captured->getCanonicalDecl() == VD->getCanonicalDecl())
+      F = FD;
+  if (!F)
+    return false;
+  Field = thisAddress();
+  if (Field && Field->known())
+    Field = offsetBy(
+        *Field, constantTerm(static_cast<int64_t>(Ctx.getFieldOffset(F) / 8)));
+  return true;
+}
+
+KernelAnalysis::BoundThis KernelAnalysis::objectOf(const CallExpr &C) {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&C)) {
+    const Expr *Object = MC->getImplicitObjectArgument();
+    return {Object, Object->getType()->isPointerType()};
+  }
+  return {C.getArg(0), false}; // a member operator: the object comes first
 }
 
 /// Address of a memory lvalue; an unknown offset: base known, offset not.
 std::optional<KernelAnalysis::Address>
 KernelAnalysis::lvalueAddress(const Expr *E) {
   E = E->IgnoreParens();
+  if (const auto *C = dyn_cast<CallExpr>(E))
+    return referenceCallAddress(*C);
+  // A temporary (`Keep{v}.get()`'s object) is the iteration's own.
+  if (isa<MaterializeTemporaryExpr>(E))
+    return Address{NoExpr, constantTerm(0), /*Private=*/true};
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
     std::optional<Address> A = pointerValue(AS->getBase());
     if (!A)
@@ -577,6 +728,8 @@ KernelAnalysis::lvalueAddress(const Expr *E) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return std::nullopt;
+    if (std::optional<Address> Field; closureField(VD, Field))
+      return Field;
     auto It = Captures.find(VD->getCanonicalDecl());
     if (It != Captures.end() && !It->second.ByCopy)
       return Address{B.arg(It->second.Arg), constantTerm(0)};

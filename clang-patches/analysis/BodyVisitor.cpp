@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "KernelAnalysis.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
@@ -237,12 +238,17 @@ bool KernelAnalysis::isMemory(const Expr *E) {
   E = E->IgnoreParens();
   if (isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E))
     return true;
+  // An accessor's call stands for the lvalue it returns a reference to.
+  if (const auto *C = dyn_cast<CallExpr>(E))
+    return returnedLvalue(*C) != nullptr;
   if (const auto *U = dyn_cast<UnaryOperator>(E))
     return U->getOpcode() == UO_Deref;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return false;
+    if (std::optional<Address> Field; closureField(VD, Field))
+      return true; // the closure's field
     auto It = Captures.find(VD->getCanonicalDecl());
     return It != Captures.end() && !It->second.ByCopy;
   }
@@ -614,10 +620,12 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
       Name == "free" || Name.rfind("omp_alloc", 0) == 0 || Name == "omp_free" ||
       Name.rfind("omp_target_alloc", 0) == 0)
     return refuse("device-side allocation (" + Name + ")");
-  // A member function reads its object. Only the call operator of a lambda
-  // that captures by copy only: the closure is its first argument, read
-  // whole below.
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isInstance()) {
+  // A member function of a class is walked with `this` bound to the call's
+  // object (ThisStack); a lambda's call operator only where it captures by
+  // copy only: the closure is its first argument, read whole below.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  bool Method = MD && MD->isInstance() && !MD->getParent()->isLambda();
+  if (MD && MD->isInstance()) {
     // A trivial copy or move assignment copies bytes (`atoms[i] = a`): it
     // writes its object and reads the other, as a C struct assignment does.
     if (isa<CXXOperatorCallExpr>(C) && C.getNumArgs() == 2 && MD->isTrivial() &&
@@ -626,11 +634,16 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
       visit(C.getArg(1), true, false);
       return;
     }
-    if (!isa<CXXOperatorCallExpr>(C) || !MD->getParent()->isLambda())
+    // A virtual call may run another class's override than the one seen.
+    if (Method && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
+        !MD->getParent()->hasAttr<FinalAttr>())
+      return refuse("calls virtual member function '" + Name + "'");
+    if (!Method && !isa<CXXOperatorCallExpr>(C))
       return refuse("calls member function '" + Name + "'");
-    for (const LambdaCapture &LC : MD->getParent()->captures())
-      if (LC.getCaptureKind() != LCK_ByCopy)
-        return refuse("calls a lambda that does not capture by copy");
+    if (!Method)
+      for (const LambdaCapture &LC : MD->getParent()->captures())
+        if (LC.getCaptureKind() != LCK_ByCopy)
+          return refuse("calls a lambda that does not capture by copy");
   }
   if (isPureFunction(FD, 0)) {
     for (const Expr *A : C.arguments())
@@ -640,7 +653,39 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def) || !Def)
     return refuse("calls '" + Name + "', whose body is not visible here");
+  // A lambda's body names the variables it captured, but reads the
+  // closure's copies of them: made in this iteration they hold the same
+  // values; a closure made outside the loop (mapped into the region) holds
+  // those of when it was made: its fields, through the closure.
+  if (!Method && MD && MD->isInstance() && MD->getParent()->isLambda() &&
+      MD->getParent()->capture_size() > 0 &&
+      !closureOfTheIteration(C.getArg(0))) {
+    ThisStack.push_back({C.getArg(0), false, MD->getParent()});
+    visitCallee(C, *Def);
+    ThisStack.pop_back();
+    return;
+  }
+  if (!Method)
+    return visitCallee(C, *Def);
+  // The object's address is computed here (a pointer it is reached
+  // through is read); the body reaches its members through `this`.
+  BoundThis Object = objectOf(C);
+  if (isa<CXXMemberCallExpr>(C))
+    visitLocalAddress(Object.Object);
+  ThisStack.push_back(Object);
   visitCallee(C, *Def);
+  ThisStack.pop_back();
+}
+
+bool KernelAnalysis::closureOfTheIteration(const Expr *Closure) {
+  const Expr *E = Closure->IgnoreImplicit()->IgnoreParens();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    E = M->getSubExpr()->IgnoreImplicit()->IgnoreParens();
+  if (isa<LambdaExpr>(E))
+    return true; // invoked where it is written
+  const VarDecl *VD = varOf(E);
+  return VD && Locals.count(VD) && VD->hasLocalStorage() &&
+         !VD->getType()->isReferenceType();
 }
 
 bool KernelAnalysis::referenceParameters(const FunctionDecl &Def,
@@ -776,7 +821,7 @@ void KernelAnalysis::walk(const Stmt *S, bool Read, bool Write) {
   // The object's members are memory through it (MemberExpr); its value
   // alone touches none.
   if (isa<CXXThisExpr>(S))
-    return ThisArg ? void() : refuse("uses 'this'");
+    return ThisArg || !ThisStack.empty() ? void() : refuse("uses 'this'");
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     return visitVariable(DRE, Write);
   if (isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S))

@@ -130,6 +130,40 @@ private:
   /// The kernel argument holding `this` (a region in a member function):
   /// a pointer to the object, which the region maps (`this[:1]`).
   std::optional<unsigned> ThisArg;
+  /// The objects of the member functions being walked in place of their
+  /// calls, innermost last: `this` in such a body is the call's object, an
+  /// lvalue (`f(i)`, `obj.get(i)`) or a pointer (`p->get(i)`), as the
+  /// caller's code computes it.
+  struct BoundThis {
+    const clang::Expr *Object = nullptr;
+    bool Pointer = false;
+    /// A lambda's closure made outside the loop: the variables its body
+    /// names that it captured are the closure's fields (closureField).
+    const clang::CXXRecordDecl *Lambda = nullptr;
+  };
+  std::vector<BoundThis> ThisStack;
+  /// `this` where the walk is: the innermost call's object, else ThisArg's.
+  std::optional<Address> thisAddress();
+  /// Whether VD is a variable the innermost bound closure (BoundThis::
+  /// Lambda) captured; then Field is its field's address in the closure
+  /// (none where the closure's address is not known).
+  bool closureField(const clang::VarDecl *VD, std::optional<Address> &Field);
+  /// The object of C, a call of a member function (of a class, not a
+  /// lambda's call operator), as ThisStack holds it.
+  static BoundThis objectOf(const clang::CallExpr &C);
+  /// The lvalue that C's callee returns a reference to, where its body is
+  /// one side-effect free `return <lvalue>;` (an accessor: `double &at(i)
+  /// { return data_[i]; }`, a view's operator()); null otherwise.
+  const clang::Expr *returnedLvalue(const clang::CallExpr &C);
+  /// Def's body, where it is one `return <expression>;` without side
+  /// effects of its own (assignments, increments); else null.
+  const clang::Expr *quietReturn(const clang::FunctionDecl &Def);
+  /// Whether every call in S is of a pure function (isPureFunction) or of
+  /// one whose body is such a return, whose calls are too.
+  bool quietCalls(const clang::Stmt *S, unsigned Depth);
+  /// The address of that lvalue, each parameter standing for its argument
+  /// and `this` for the call's object.
+  std::optional<Address> referenceCallAddress(const clang::CallExpr &C);
   std::map<const clang::Expr *, unsigned> VLASizes; // VLA size expr -> arg
   std::vector<LoopLevel> Levels;
   std::vector<const clang::ForStmt *> Headers; // of the collapsed loops
@@ -275,6 +309,11 @@ private:
   bool referenceParameters(const clang::FunctionDecl &Def,
                            std::vector<char> &ByRef);
   void visitLocalAddress(const clang::Expr *E);
+  /// Whether Closure, the object of a lambda's call, was made in this
+  /// iteration (a local of the loop's body, or the lambda expression
+  /// itself): its captures then hold their variables' values; else they
+  /// are the closure's fields.
+  bool closureOfTheIteration(const clang::Expr *Closure);
   void visit(const clang::Stmt *S, bool Read, bool Write);
   void walk(const clang::Stmt *S, bool Read, bool Write);
   bool visitExpression(const clang::Expr *E, bool Read, bool Write);

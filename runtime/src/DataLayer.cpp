@@ -332,23 +332,39 @@ Status DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
                          "write of " + std::to_string(Size) +
                              " bytes to a const global of the device image");
   forgetSlots(*B, Off, Off + Size);
-  bool AtHome;
-  if (Status S = writeHome(*B, Off, Src, Size, AtHome); !S)
-    return S;
+  std::vector<std::pair<uint64_t, uintptr_t>> Slots =
+      pointersIn(Off, Src, Size);
+  bool AtHome = false;
+  if (Slots.empty())
+    if (Status S = writeHome(*B, Off, Src, Size, AtHome); !S)
+      return S;
   if (AtHome) {
     markWrittenLocked(Home, *B, Off, Off + Size);
     return Status();
   }
   std::memcpy(TgtPtr, Src, Size);
-  // A pointer-sized write of a hetero address is a pointer attachment.
-  if (Size == sizeof(void *)) {
-    uintptr_t Value;
-    std::memcpy(&Value, Src, sizeof(Value));
-    if (Value && lookupForPointer(Value))
-      B->PointerSlots[Off] = Value;
-  }
+  for (const auto &[At, Value] : Slots)
+    B->PointerSlots[At] = Value;
   markWrittenLocked(HostNode, *B, Off, Off + Size);
   return Status();
+}
+
+std::vector<std::pair<uint64_t, uintptr_t>>
+DataLayer::pointersIn(uint64_t Off, const void *Src, uint64_t Size) const {
+  std::vector<std::pair<uint64_t, uintptr_t>> Out;
+  if (Size > MaxScannedWrite || Size < sizeof(void *))
+    return Out;
+  // Aligned words of the buffer, as a pointer member lies in a struct.
+  uint64_t First = (Off + sizeof(void *) - 1) / sizeof(void *) * sizeof(void *);
+  for (uint64_t At = First; At + sizeof(void *) <= Off + Size;
+       At += sizeof(void *)) {
+    uintptr_t Value;
+    std::memcpy(&Value, static_cast<const char *>(Src) + (At - Off),
+                sizeof(Value));
+    if (Value && lookupForPointer(Value))
+      Out.emplace_back(At, Value);
+  }
+  return Out;
 }
 
 bool DataLayer::mayHoldPointers(const Buffer &B, uint64_t Lo, uint64_t Hi) {

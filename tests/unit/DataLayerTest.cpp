@@ -96,6 +96,35 @@ TEST_F(Fixture, PointerSlotsAreTranslatedPerNode) {
   EXPECT_EQ(X, 7);
 }
 
+// A struct written whole (a functor mapped `to`) whose members hold hetero
+// addresses (a view's omp_target_alloc pointer): each such member is a
+// pointer slot, translated on every node; other words are left as written.
+TEST_F(Fixture, PointerMembersOfAWrittenStructAreTranslatedPerNode) {
+  void *Arr = L.allocate(16 * sizeof(int));
+  auto V = iota(16, 200);
+  ASSERT_TRUE(L.write(Arr, V.data(), 16 * sizeof(int)));
+  struct View {
+    double Scale;
+    void *Data;
+    long Extent;
+  } F{2.5, Arr, 16};
+  void *S = L.allocate(sizeof(View));
+  ASSERT_TRUE(L.write(S, &F, sizeof(View)));
+  std::vector<uintptr_t> Args{reinterpret_cast<uintptr_t>(S)};
+  std::vector<BufferId> Touched;
+  ASSERT_TRUE(L.acquireWhole(A, Args, Touched));
+  EXPECT_EQ(Touched.size(), 2u); // the struct and the array it points to
+  const auto *OnA = reinterpret_cast<const View *>(Args[0]);
+  EXPECT_EQ(OnA->Scale, 2.5);
+  EXPECT_EQ(OnA->Extent, 16);
+  EXPECT_EQ(OnA->Data, static_cast<void *>(nodeView(A, Arr)));
+  EXPECT_EQ(static_cast<const int *>(OnA->Data)[3], 203);
+  L.releaseWhole(A, Touched);
+  View Back{};
+  ASSERT_TRUE(L.read(&Back, S, sizeof(View)));
+  EXPECT_EQ(Back.Data, Arr); // the host reads its own address back
+}
+
 TEST_F(Fixture, OutOfMemoryNodeFailsCleanly) {
   NodeId Small = L.addNode(std::make_unique<SimulatedNodeOps>(2, 1 << 20));
   void *P = L.allocate(1 << 20);

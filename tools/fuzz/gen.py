@@ -58,6 +58,16 @@ import sys
 
 # The first line of a C++ program: the driver compiles it with -x c++.
 CXX_MARKER = "// lang: c++"
+# The C++ programs' helpers: a functor whose operator() is a member
+# template, and a class template whose member function returns a member.
+CXX_HELPERS = """struct Pass_ {
+  template <class T> T operator()(T v) const { return v; }
+};
+template <class T> struct Keep_ {
+  T v;
+  T get() const { return v; }
+};
+template <class T> static Keep_<T> keep_(T v) { return Keep_<T>{v}; }"""
 
 
 class Reject(Exception):
@@ -2619,10 +2629,13 @@ class Program:
             out.append(pad + "#pragma omp taskwait")
         out += list(reversed(close))
 
-    # A kernel-body store `lhs = rhs;` whose rhs goes through a generic
-    # lambda that captures by copy: `lhs = [=](auto v_) { return v_; }(rhs);`
-    # (the same value and type: the store converts it as before). Not the
-    # statement after an atomic directive, whose form is fixed.
+    # A kernel-body store `lhs = rhs;` whose rhs goes through C++ that gives
+    # the same value and type (the store converts it as before): a generic
+    # lambda that captures by copy (`[=](auto v_) { return v_; }(rhs)`), a
+    # functor's member template operator() (`Pass_{}(rhs)`), or a member
+    # function that returns a member of a temporary a function template made
+    # (`keep_(rhs).get()`: CXX_HELPERS). Not the statement after an atomic
+    # directive, whose form is fixed.
     _STORE = re.compile(r"^(\s*)([A-Za-z_][^=;]*[^=!<>+\-*/%&|^ ])\s=\s(.+);$")
 
     def through_lambdas(self, body, K):
@@ -2632,8 +2645,12 @@ class Program:
             if (m and not after_pragma and "(" not in m.group(2).split("[")[0]
                     and not m.group(2).lstrip().startswith(("for", "if", "#"))
                     and self.cxx_rng.random() < 0.3):
-                l = "%s%s = [=](auto v_) { return v_; }(%s);" % m.groups()
-                K.tags.add("cxx-lambda")
+                form = self.cxx_rng.choice(("lambda", "functor", "member"))
+                pat = {"lambda": "%s%s = [=](auto v_) { return v_; }(%s);",
+                       "functor": "%s%s = Pass_{}(%s);",
+                       "member": "%s%s = keep_(%s).get();"}[form]
+                l = pat % m.groups()
+                K.tags.add("cxx-" + form)
             after_pragma = l.lstrip().startswith("#pragma")
             out.append(l)
         return out
@@ -2674,6 +2691,8 @@ class Program:
             w("#include <%s>" % h)
         if self.cxx:
             w("#include <algorithm>")
+            for line in CXX_HELPERS.split("\n"):  # one line each: K.line
+                w(line)
         w("")
         w("static uint64_t fnv(const void *p, size_t n) {")
         w("  const unsigned char *b = (const unsigned char *)p;")

@@ -314,6 +314,14 @@ private:
   /// the host's view has).
   static bool mayHoldPointers(const Buffer &B, uint64_t Lo, uint64_t Hi);
   Status fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo, uint64_t Hi);
+  /// The pointer slots of a host write of Size bytes at Off of a buffer: each
+  /// aligned word that holds a hetero address (a pointer attached to a
+  /// mapped section, a struct's pointer member, a view's omp_target_alloc
+  /// pointer in a mapped functor). Writes larger than MaxScannedWrite (the
+  /// arrays themselves) are not scanned.
+  std::vector<std::pair<uint64_t, uintptr_t>>
+  pointersIn(uint64_t Off, const void *Src, uint64_t Size) const;
+  static constexpr uint64_t MaxScannedWrite = 4096;
   /// A pointer-sized buffer copied from node Src: a device address that a
   /// kernel stored there is re-derived as a hetero address (its slot).
   Status notePointerValue(Buffer &B, NodeId Src);

@@ -59,7 +59,7 @@ int main() {
 
   Counted *c = (Counted *)calloc(n, sizeof(Counted));
   Counted *cref = (Counted *)calloc(n, sizeof(Counted));
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(calls member function 'operator=' at split-cxx-trivial-assign.cpp:[[@LINE+5]]:5)
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(calls 'operator=', which takes a reference to 'const Counted' at split-cxx-trivial-assign.cpp:[[@LINE+5]]:5)
 #pragma omp target teams distribute parallel for map(tofrom : c[0 : n])
   for (int i = 0; i < n; ++i) {
     Counted t;
