@@ -14,6 +14,14 @@
 // RUN: env -u LD_LIBRARY_PATH LIBOMPTARGET_PLUGIN=hetero %t | %FileCheck %s
 // CHECK: sum=4950 devices=1
 //
+// NVIDIA's offload flags, as a build system hard-codes them (Kokkos), mean
+// hetero under --hetero-takes-nvptx: -Xopenmp-target -march picks the arch.
+// RUN: %clang-driver -O2 -fopenmp --hetero-takes-nvptx -fopenmp-targets=nvptx64 -Xopenmp-target -march=sm_80 %s -o %t.nvptx
+// RUN: %llvm-objdump --offloading %t.nvptx | %FileCheck %s --check-prefix=TAKEN
+// TAKEN-DAG: triple x86_64-unknown-linux-gnu
+// TAKEN-DAG: arch sm_80
+// RUN: env -u LD_LIBRARY_PATH LIBOMPTARGET_PLUGIN=hetero %t.nvptx | %FileCheck %s
+//
 // RUN: env HETERO_CUDA_PATH=/nonexistent %not %clang-driver -fopenmp -fopenmp-targets=hetero %s -o %t.nocuda 2>&1 | %FileCheck %s --check-prefix=NOCUDA
 // NOCUDA: hetero clang: -fopenmp-targets=hetero needs the CUDA toolkit
 //
