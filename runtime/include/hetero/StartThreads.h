@@ -47,7 +47,7 @@ public:
   StartThreads(const StartThreads &) = delete;
   StartThreads &operator=(const StartThreads &) = delete;
 
-  /// Queues Job on helper H (modulo maxHelpers()), after the jobs posted
+  /// Queues Job on helper H (modulo MaxHelpers), after the jobs posted
   /// there before.
   void post(size_t H, std::function<void()> Job);
   /// Returns once every job posted to helper H before the call has run.
@@ -55,7 +55,6 @@ public:
   void drainAll();
   /// Helpers whose thread was started.
   size_t helpers() const;
-  size_t maxHelpers() const { return Helpers.size(); }
 
   static constexpr unsigned DefaultSpinMicros = 200;
   static constexpr size_t DefaultMaxHelpers = 16;
