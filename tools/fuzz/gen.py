@@ -2630,8 +2630,10 @@ class Program:
         out += list(reversed(close))
 
     # A kernel-body store `lhs = rhs;` whose rhs goes through C++ that gives
-    # the same value and type (the store converts it as before): a generic
-    # lambda that captures by copy (`[=](auto v_) { return v_; }(rhs)`), a
+    # the same value (the store converts it as before): a generic lambda
+    # that captures by copy (`[=](auto v_) { return v_; }(rhs)`), one with
+    # an init capture (`[one_ = 1](auto v_) { return v_ * one_; }(rhs)`: a
+    # product by 1 keeps a -0.0 and promotes small integers only), a
     # functor's member template operator() (`Pass_{}(rhs)`), or a member
     # function that returns a member of a temporary a function template made
     # (`keep_(rhs).get()`: CXX_HELPERS). Not the statement after an atomic
@@ -2645,8 +2647,11 @@ class Program:
             if (m and not after_pragma and "(" not in m.group(2).split("[")[0]
                     and not m.group(2).lstrip().startswith(("for", "if", "#"))
                     and self.cxx_rng.random() < 0.3):
-                form = self.cxx_rng.choice(("lambda", "functor", "member"))
+                form = self.cxx_rng.choice(
+                    ("lambda", "capture", "functor", "member"))
                 pat = {"lambda": "%s%s = [=](auto v_) { return v_; }(%s);",
+                       "capture": "%s%s = [one_ = 1](auto v_) "
+                                  "{ return v_ * one_; }(%s);",
                        "functor": "%s%s = Pass_{}(%s);",
                        "member": "%s%s = keep_(%s).get();"}[form]
                 l = pat % m.groups()

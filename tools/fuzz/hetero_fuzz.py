@@ -586,8 +586,9 @@ def summarize(results, cfg, elapsed):
                 or t.startswith("arg-")),
             ("reductions", lambda t: t.startswith("red-")),
             ("values", lambda t: t.startswith(("fp-", "fma", "pure"))),
-            ("c++", lambda t: t in ("cxx-lambda", "cxx-functor",
-                                    "cxx-member", "std-minmax")),
+            ("c++", lambda t: t in ("cxx-lambda", "cxx-capture",
+                                    "cxx-functor", "cxx-member",
+                                    "std-minmax")),
         ])
         seen = set()
         for g, pred in groups.items():
