@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <set>
+
 #include <algorithm>
 #include <map>
 
@@ -362,4 +365,43 @@ TEST(Settings, InForceListsEverySettingAndItsDefaults) {
   EXPECT_NE(
       std::find(Lines.begin(), Lines.end(), "HETERO_PROBE_AFTER=50 (default)"),
       Lines.end());
+}
+
+// One list of settings (SettingNames.def): hetero-info's settings in force
+// name every one of them, and the README's and the user guide's tables give
+// each a row; a row names nothing else (a tool's variable is fine).
+TEST(Settings, EverySettingIsListedAndDocumented) {
+  std::set<std::string> Names = {
+#define HETERO_SETTING(Name) #Name,
+#include "hetero/SettingNames.def"
+  };
+  std::set<std::string> ToolVars = {
+#define HETERO_TOOL_VAR(Name) #Name,
+#include "hetero/SettingNames.def"
+  };
+  Settings S;
+  ASSERT_TRUE(read({}, S).empty());
+  std::set<std::string> InForce;
+  for (const std::string &Line : settingsInForce(S, envOf({})))
+    InForce.insert(Line.substr(0, Line.find('=')));
+  EXPECT_EQ(InForce, Names);
+  for (const char *Doc : {"README.md", "docs/user-guide.md"}) {
+    std::ifstream In(std::string(HETERO_UNIT_INPUTS) + "/../../../" + Doc);
+    ASSERT_TRUE(In.good()) << Doc;
+    std::set<std::string> Rows;
+    for (std::string Line; std::getline(In, Line);) {
+      if (Line.rfind("| `HETERO_", 0) != 0)
+        continue;
+      std::string Name = Line.substr(3, Line.find('`', 3) - 3);
+      if (Name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_") ==
+          std::string::npos)
+        Rows.insert(Name); // not a row about a setting's effect
+    }
+    for (const std::string &N : Names)
+      EXPECT_TRUE(Rows.count(N)) << N << " has no row in " << Doc;
+    for (const std::string &R : Rows)
+      EXPECT_TRUE(Names.count(R) || ToolVars.count(R))
+          << Doc << " has a row for " << R
+          << ", which is no variable of hetero";
+  }
 }
