@@ -192,8 +192,7 @@ std::optional<Term> KernelAnalysis::translate(const Expr *E) {
     return loadedScalar(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    std::optional<Address> Field;
-    if (closureField(VD, Field))
+    if (closureCapture(VD))
       return loadedScalar(E); // the closure's copy
     return VD ? translateVariable(VD->getCanonicalDecl()) : std::nullopt;
   }
@@ -358,37 +357,41 @@ static bool lambdaOfTheCall(const CallExpr *C, const CXXMethodDecl *MD) {
 /// no known value.
 std::optional<Term> KernelAnalysis::translateCall(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
-  const FunctionDecl *Def = nullptr;
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
   bool Method = MD && MD->isInstance() && !MD->getParent()->isLambda();
   if (!FD || !C->getType()->isIntegerType() ||
-      (MD && !Method && !lambdaOfTheCall(C, MD)) ||
-      (Method && MD->isVirtual()) || !FD->hasBody(Def) || !Def ||
-      Def->isVariadic() ||
-      C->getNumArgs() != objectArguments(*C, *Def) + Def->getNumParams() ||
-      CallStack.size() >= MaxCallDepth ||
-      std::find(CallStack.begin(), CallStack.end(), Def->getCanonicalDecl()) !=
-          CallStack.end())
+      (MD && !Method && !lambdaOfTheCall(C, MD)) || (Method && MD->isVirtual()))
     return std::nullopt;
-  const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
-  const auto *Ret = Body && Body->size() == 1
-                        ? dyn_cast<ReturnStmt>(Body->body_front())
-                        : nullptr;
-  if (!Ret || !Ret->getRetValue() || Ret->getRetValue()->HasSideEffects(Ctx))
+  const FunctionDecl *Def = inlinableCallee(*C);
+  const Expr *Returned =
+      Def ? quietReturn(*Def, /*IncludePossibleEffects=*/true) : nullptr;
+  if (!Returned)
     return std::nullopt;
-  for (const ParmVarDecl *P : Def->parameters())
-    if (P->getType()->isReferenceType())
-      return std::nullopt;
   Bindings Outer = bindParameters(*C, *Def);
   CallStack.push_back(Def->getCanonicalDecl());
   if (Method)
     ThisStack.push_back(objectOf(*C));
-  std::optional<Term> T = translate(Ret->getRetValue());
+  std::optional<Term> T = translate(Returned);
   if (Method)
     ThisStack.pop_back();
   CallStack.pop_back();
   restoreBindings(Outer);
   return T;
+}
+
+const FunctionDecl *KernelAnalysis::inlinableCallee(const CallExpr &C) {
+  const FunctionDecl *FD = C.getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def || Def->isVariadic() ||
+      C.getNumArgs() != objectArguments(C, *Def) + Def->getNumParams() ||
+      CallStack.size() >= MaxCallDepth ||
+      std::find(CallStack.begin(), CallStack.end(), Def->getCanonicalDecl()) !=
+          CallStack.end())
+    return nullptr;
+  for (const ParmVarDecl *P : Def->parameters())
+    if (P->getType()->isReferenceType())
+      return nullptr;
+  return Def;
 }
 
 KernelAnalysis::Bindings
@@ -485,10 +488,9 @@ std::optional<Term> KernelAnalysis::sizeTerm(QualType T) {
 std::optional<KernelAnalysis::Address>
 KernelAnalysis::pointerLoaded(const Expr *Sub) {
   Sub = Sub->IgnoreParens();
-  std::optional<Address> Field;
   const auto *DRE = dyn_cast<DeclRefExpr>(Sub);
   // A pointer a closure captured is loaded from the closure (below).
-  if (DRE && !closureField(dyn_cast<VarDecl>(DRE->getDecl()), Field)) {
+  if (DRE && !closureCapture(dyn_cast<VarDecl>(DRE->getDecl()))) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return std::nullopt;
@@ -582,32 +584,25 @@ std::optional<KernelAnalysis::Address> KernelAnalysis::thisAddress() {
 
 const Expr *KernelAnalysis::returnedLvalue(const CallExpr &C) {
   const FunctionDecl *FD = C.getDirectCallee();
-  const FunctionDecl *Def = nullptr;
-  if (!FD || !FD->getReturnType()->isLValueReferenceType() ||
-      !FD->hasBody(Def) || !Def || Def->isVariadic())
+  if (!FD || !FD->getReturnType()->isLValueReferenceType())
     return nullptr;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
       MD && (MD->getParent()->isLambda() || MD->isVirtual()))
     return nullptr;
-  if (C.getNumArgs() != objectArguments(C, *Def) + Def->getNumParams() ||
-      CallStack.size() >= MaxCallDepth ||
-      std::find(CallStack.begin(), CallStack.end(), Def->getCanonicalDecl()) !=
-          CallStack.end())
-    return nullptr;
-  for (const ParmVarDecl *P : Def->parameters())
-    if (P->getType()->isReferenceType())
-      return nullptr;
-  const Expr *Returned = quietReturn(*Def);
+  const FunctionDecl *Def = inlinableCallee(C);
+  const Expr *Returned =
+      Def ? quietReturn(*Def, /*IncludePossibleEffects=*/false) : nullptr;
   return Returned && quietCalls(Returned, 0) ? Returned : nullptr;
 }
 
-const Expr *KernelAnalysis::quietReturn(const FunctionDecl &Def) {
+const Expr *KernelAnalysis::quietReturn(const FunctionDecl &Def,
+                                        bool IncludePossibleEffects) {
   const auto *Body = dyn_cast<CompoundStmt>(Def.getBody());
   const auto *Ret = Body && Body->size() == 1
                         ? dyn_cast<ReturnStmt>(Body->body_front())
                         : nullptr;
   if (!Ret || !Ret->getRetValue() ||
-      Ret->getRetValue()->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
+      Ret->getRetValue()->HasSideEffects(Ctx, IncludePossibleEffects))
     return nullptr;
   return Ret->getRetValue();
 }
@@ -622,7 +617,9 @@ bool KernelAnalysis::quietCalls(const Stmt *S, unsigned Depth) {
       return false;
     if (!isPureFunction(FD, 0)) {
       const Expr *Returned =
-          FD->hasBody(Def) && Def ? quietReturn(*Def) : nullptr;
+          FD->hasBody(Def) && Def
+              ? quietReturn(*Def, /*IncludePossibleEffects=*/false)
+              : nullptr;
       if (!Returned || !quietCalls(Returned, Depth + 1))
         return false;
     }
@@ -664,24 +661,16 @@ KernelAnalysis::referenceCallAddress(const CallExpr &C) {
   return A;
 }
 
-bool KernelAnalysis::closureField(const VarDecl *VD,
-                                  std::optional<Address> &Field) {
+const FieldDecl *KernelAnalysis::closureCapture(const VarDecl *VD) const {
   if (ThisStack.empty() || !ThisStack.back().Lambda || !VD)
-    return false;
+    return nullptr;
   llvm::DenseMap<const ValueDecl *, FieldDecl *> Fields;
   FieldDecl *ThisField = nullptr;
   ThisStack.back().Lambda->getCaptureFields(Fields, ThisField);
-  const FieldDecl *F = nullptr;
-  for (const auto &[Captured, FD] : Fields)
+  for (const auto &[Captured, F] : Fields)
     if (Captured->getCanonicalDecl() == VD->getCanonicalDecl())
-      F = FD;
-  if (!F)
-    return false;
-  Field = thisAddress();
-  if (Field && Field->known())
-    Field = offsetBy(
-        *Field, constantTerm(static_cast<int64_t>(Ctx.getFieldOffset(F) / 8)));
-  return true;
+      return F;
+  return nullptr;
 }
 
 KernelAnalysis::BoundThis KernelAnalysis::objectOf(const CallExpr &C) {
@@ -728,8 +717,13 @@ KernelAnalysis::lvalueAddress(const Expr *E) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return std::nullopt;
-    if (std::optional<Address> Field; closureField(VD, Field))
-      return Field;
+    if (const FieldDecl *F = closureCapture(VD)) {
+      std::optional<Address> Closure = thisAddress();
+      if (!Closure || !Closure->known())
+        return Closure;
+      return offsetBy(*Closure, constantTerm(static_cast<int64_t>(
+                                    Ctx.getFieldOffset(F) / 8)));
+    }
     auto It = Captures.find(VD->getCanonicalDecl());
     if (It != Captures.end() && !It->second.ByCopy)
       return Address{B.arg(It->second.Arg), constantTerm(0)};

@@ -247,7 +247,7 @@ bool KernelAnalysis::isMemory(const Expr *E) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return false;
-    if (std::optional<Address> Field; closureField(VD, Field))
+    if (closureCapture(VD))
       return true; // the closure's field
     auto It = Captures.find(VD->getCanonicalDecl());
     return It != Captures.end() && !It->second.ByCopy;
@@ -624,7 +624,8 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
   // object (ThisStack); a lambda's call operator only where it captures by
   // copy only: the closure is its first argument, read whole below.
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  bool Method = MD && MD->isInstance() && !MD->getParent()->isLambda();
+  bool Lambda = MD && MD->isInstance() && MD->getParent()->isLambda();
+  bool Method = MD && MD->isInstance() && !Lambda;
   if (MD && MD->isInstance()) {
     // A trivial copy or move assignment copies bytes (`atoms[i] = a`): it
     // writes its object and reads the other, as a C struct assignment does.
@@ -638,9 +639,9 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
     if (Method && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
         !MD->getParent()->hasAttr<FinalAttr>())
       return refuse("calls virtual member function '" + Name + "'");
-    if (!Method && !isa<CXXOperatorCallExpr>(C))
+    if (Lambda && !isa<CXXOperatorCallExpr>(C))
       return refuse("calls member function '" + Name + "'");
-    if (!Method)
+    if (Lambda)
       for (const LambdaCapture &LC : MD->getParent()->captures())
         if (LC.getCaptureKind() != LCK_ByCopy)
           return refuse("calls a lambda that does not capture by copy");
@@ -657,8 +658,7 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
   // closure's copies of them: made in this iteration they hold the same
   // values; a closure made outside the loop (mapped into the region) holds
   // those of when it was made: its fields, through the closure.
-  if (!Method && MD && MD->isInstance() && MD->getParent()->isLambda() &&
-      MD->getParent()->capture_size() > 0 &&
+  if (Lambda && MD->getParent()->capture_size() > 0 &&
       !closureOfTheIteration(C.getArg(0))) {
     ThisStack.push_back({C.getArg(0), false, MD->getParent()});
     visitCallee(C, *Def);

@@ -138,16 +138,15 @@ private:
     const clang::Expr *Object = nullptr;
     bool Pointer = false;
     /// A lambda's closure made outside the loop: the variables its body
-    /// names that it captured are the closure's fields (closureField).
+    /// names that it captured are the closure's fields (closureCapture).
     const clang::CXXRecordDecl *Lambda = nullptr;
   };
   std::vector<BoundThis> ThisStack;
   /// `this` where the walk is: the innermost call's object, else ThisArg's.
   std::optional<Address> thisAddress();
-  /// Whether VD is a variable the innermost bound closure (BoundThis::
-  /// Lambda) captured; then Field is its field's address in the closure
-  /// (none where the closure's address is not known).
-  bool closureField(const clang::VarDecl *VD, std::optional<Address> &Field);
+  /// The field of the innermost bound closure (BoundThis::Lambda) that
+  /// holds its capture of VD; null when it did not capture VD.
+  const clang::FieldDecl *closureCapture(const clang::VarDecl *VD) const;
   /// The object of C, a call of a member function (of a class, not a
   /// lambda's call operator), as ThisStack holds it.
   static BoundThis objectOf(const clang::CallExpr &C);
@@ -155,9 +154,16 @@ private:
   /// one side-effect free `return <lvalue>;` (an accessor: `double &at(i)
   /// { return data_[i]; }`, a view's operator()); null otherwise.
   const clang::Expr *returnedLvalue(const clang::CallExpr &C);
+  /// The definition of C's callee where its body can stand in for the
+  /// call: visible, not variadic, neither being walked already (recursion)
+  /// nor too deep, one argument per parameter (after the object), none of
+  /// them bound to a reference; null otherwise.
+  const clang::FunctionDecl *inlinableCallee(const clang::CallExpr &C);
   /// Def's body, where it is one `return <expression>;` without side
-  /// effects of its own (assignments, increments); else null.
-  const clang::Expr *quietReturn(const clang::FunctionDecl &Def);
+  /// effects (assignments, increments; with IncludePossibleEffects, calls
+  /// too); else null.
+  const clang::Expr *quietReturn(const clang::FunctionDecl &Def,
+                                 bool IncludePossibleEffects);
   /// Whether every call in S is of a pure function (isPureFunction) or of
   /// one whose body is such a return, whose calls are too.
   bool quietCalls(const clang::Stmt *S, unsigned Depth);

@@ -274,12 +274,12 @@ bool Engine::launch(const LaunchRequest &R) {
     // Copies queued for chunks that then did not start go now, before a
     // later launch can write what they read (Backend::issueHeld); after
     // posted starts, once those were issued (issuePosted).
-    if (Split.posted()) {
+    if (Split.posted())
       LastPosted = true;
-    } else {
-      issuePosted();
+    else if (LastPosted)
+      issuePosted(); // drains what was posted, then issues what is held
+    else
       Back.issueHeld();
-    }
   }
   if (Outcome == LaunchRun::Outcome::NotSplit) {
     Rec = KernelStats::Launch();
