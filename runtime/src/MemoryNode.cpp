@@ -42,12 +42,6 @@ NodeOps::Scan NodeOps::scanValues(const void *, unsigned, uint64_t, uint64_t,
   return Scan::NotHere;
 }
 
-// Pages are committed on first touch, so a large mapped array costs host
-// memory only where it is really used. A 16-byte header in front of the
-// storage keeps the mapping's start and length for release(); it also keeps
-// the storage 16-byte aligned.
-static constexpr size_t HeaderBytes = 16;
-
 uint64_t availableHostMemory() {
   uint64_t Available = 0, SwapFree = 0;
   bool Found = false;
@@ -70,24 +64,33 @@ uint64_t availableHostMemory() {
   return Available + SwapFree;
 }
 
+void *HostNodeOps::reuse(size_t Bytes, size_t LeadIn, size_t Size) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (size_t I = 0; I < Cache.size(); ++I) {
+    if (Cache[I].Bytes != Bytes || Cache[I].LeadIn != LeadIn)
+      continue;
+    Mapping M = Cache[I];
+    Cache.erase(Cache.begin() + I);
+    M.Size = Size;
+    char *Storage = M.Start + LeadIn;
+    // Storage kept with its pages dropped reads as zeros already.
+    if (Size <= ClearedSize)
+      memset(Storage, 0, Size);
+    Live[Storage] = M;
+    return Storage;
+  }
+  return nullptr;
+}
+
 void *HostNodeOps::allocateWithLeadIn(size_t Size, size_t LeadIn) {
   if (Size >= CheckedSize && Size > availableHostMemory())
     return nullptr;
   size_t Page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   LeadIn = (LeadIn + Page - 1) / Page * Page;
-  size_t Bytes = LeadIn + HeaderBytes + (Size ? Size : 1);
-  if (Size <= CachedSize) {
-    std::lock_guard<std::mutex> Lock(CacheMutex);
-    for (size_t I = 0; I < Cache.size(); ++I)
-      if (Cache[I].Bytes == Bytes && Cache[I].LeadIn == LeadIn) {
-        char *Start = static_cast<char *>(Cache[I].Start);
-        Cache[I] = Cache.back();
-        Cache.pop_back();
-        // Fresh storage reads as zeros, as a new mapping would.
-        memset(Start + LeadIn + HeaderBytes, 0, Size);
-        return Start + LeadIn + HeaderBytes;
-      }
-  }
+  size_t Bytes = LeadIn + (Size ? Size : 1);
+  if (Size <= CheckedSize)
+    if (void *P = reuse(Bytes, LeadIn, Size))
+      return P;
   void *P = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (P == MAP_FAILED)
@@ -97,18 +100,15 @@ void *HostNodeOps::allocateWithLeadIn(size_t Size, size_t LeadIn) {
     munmap(P, Bytes);
     return nullptr;
   }
-  size_t *Header = reinterpret_cast<size_t *>(Start + LeadIn);
-  Header[0] = reinterpret_cast<size_t>(Start);
-  Header[1] = Bytes;
-  return Start + LeadIn + HeaderBytes;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Live[Start + LeadIn] = Mapping{Start, Bytes, LeadIn, Size};
+  return Start + LeadIn;
 }
 
-size_t HostNodeOps::allocationSize(const void *Ptr) {
-  const size_t *Header = reinterpret_cast<const size_t *>(
-      static_cast<const char *>(Ptr) - HeaderBytes);
-  size_t LeadIn = reinterpret_cast<const char *>(Header) -
-                  reinterpret_cast<const char *>(Header[0]);
-  return Header[1] - LeadIn - HeaderBytes;
+size_t HostNodeOps::allocationSize(const void *Ptr) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto It = Live.find(Ptr);
+  return It == Live.end() ? 0 : It->second.Size;
 }
 
 void *HostNodeOps::allocate(size_t Size) { return allocateWithLeadIn(Size, 0); }
@@ -116,22 +116,40 @@ void *HostNodeOps::allocate(size_t Size) { return allocateWithLeadIn(Size, 0); }
 void HostNodeOps::release(void *Ptr) {
   if (!Ptr)
     return;
-  size_t *Header =
-      reinterpret_cast<size_t *>(static_cast<char *>(Ptr) - HeaderBytes);
-  if (allocationSize(Ptr) <= CachedSize) {
-    std::lock_guard<std::mutex> Lock(CacheMutex);
-    if (Cache.size() < MaxCached) {
-      size_t LeadIn = reinterpret_cast<char *>(Header) -
-                      reinterpret_cast<char *>(Header[0]);
-      Cache.push_back({reinterpret_cast<void *>(Header[0]), Header[1], LeadIn});
+  Mapping M, Evicted;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto It = Live.find(Ptr);
+    if (It == Live.end())
       return;
-    }
+    M = It->second;
+    Live.erase(It);
   }
-  munmap(reinterpret_cast<void *>(Header[0]), Header[1]);
+  if (M.Size > CheckedSize) {
+    munmap(M.Start, M.Bytes);
+    return;
+  }
+  size_t Page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  if (M.Size > ClearedSize &&
+      madvise(M.Start + M.LeadIn, (M.Size + Page - 1) / Page * Page,
+              MADV_DONTNEED) != 0) {
+    munmap(M.Start, M.Bytes);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (Cache.size() == MaxCached) {
+      Evicted = Cache.front();
+      Cache.erase(Cache.begin());
+    }
+    Cache.push_back(M);
+  }
+  if (Evicted.Start)
+    munmap(Evicted.Start, Evicted.Bytes);
 }
 
 HostNodeOps::~HostNodeOps() {
-  for (const CachedMapping &M : Cache)
+  for (const Mapping &M : Cache)
     munmap(M.Start, M.Bytes);
 }
 

@@ -197,27 +197,41 @@ TEST_F(Fixture, BuffersTheHostCannotHoldAreRefused) {
   EXPECT_TRUE(L.release(P));
 }
 
-// Small mappings are reused (no munmap per launch), and reused storage
-// reads as zeros, like a new mapping; large ones are not kept.
-TEST(HostNodeOpsTest, SmallMappingsAreReusedAsFreshStorage) {
+// Released mappings are reused (no munmap and mmap per map and unmap), and
+// reused storage reads as zeros, like a new mapping: small ones cleared,
+// larger ones with their pages dropped.
+TEST(HostNodeOpsTest, MappingsAreReusedAsFreshStorage) {
   HostNodeOps H;
-  auto *P = static_cast<unsigned char *>(H.allocateWithLeadIn(64, 1 << 20));
-  ASSERT_NE(P, nullptr);
-  memset(P, 0xab, 64);
-  H.release(P);
-  auto *Q = static_cast<unsigned char *>(H.allocateWithLeadIn(64, 1 << 20));
-  ASSERT_EQ(Q, P);
-  EXPECT_EQ(HostNodeOps::allocationSize(Q), 64u);
-  for (int I = 0; I < 64; ++I)
-    ASSERT_EQ(Q[I], 0) << I;
-  // Another lead-in or size takes another mapping.
-  void *R = H.allocateWithLeadIn(64, 2 << 20);
-  EXPECT_NE(R, static_cast<void *>(Q));
-  H.release(R);
-  H.release(Q);
-  void *Big = H.allocate(1 << 20);
+  for (size_t Size : {size_t(64), size_t(3) << 20}) {
+    auto *P = static_cast<unsigned char *>(H.allocateWithLeadIn(Size, 1 << 20));
+    ASSERT_NE(P, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(P) % 4096, 0u);
+    memset(P, 0xab, Size);
+    H.release(P);
+    EXPECT_EQ(H.allocationSize(P), 0u);
+    auto *Q = static_cast<unsigned char *>(H.allocateWithLeadIn(Size, 1 << 20));
+    ASSERT_EQ(Q, P) << Size;
+    EXPECT_EQ(H.allocationSize(Q), Size);
+    for (size_t I = 0; I < Size; I += 511)
+      ASSERT_EQ(Q[I], 0) << Size << " " << I;
+    ASSERT_EQ(Q[Size - 1], 0) << Size;
+    // Another lead-in takes another mapping.
+    void *R = H.allocateWithLeadIn(Size, 2 << 20);
+    EXPECT_NE(R, static_cast<void *>(Q));
+    H.release(R);
+    H.release(Q);
+  }
+  // Storage past CheckedSize is given back, not kept.
+  void *Big = H.allocate(HostNodeOps::CheckedSize + 4096);
   ASSERT_NE(Big, nullptr);
   H.release(Big);
+  void *Again = H.allocate(HostNodeOps::CheckedSize + 4096);
+  ASSERT_NE(Again, nullptr);
+  H.release(Again);
+  // A pointer it did not allocate is not its to free.
+  int Local = 0;
+  H.release(&Local);
+  EXPECT_EQ(H.allocationSize(&Local), 0u);
 }
 
 TEST_F(Fixture, ReadOnlyGlobalsAreNeverWritten) {

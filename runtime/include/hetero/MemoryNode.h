@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace hetero {
@@ -99,17 +100,28 @@ uint64_t availableHostMemory();
 /// address space whose pages are committed on first touch, so a request the
 /// host cannot hold is refused at once (it would otherwise be found out by
 /// the kernel's out-of-memory killer, gigabytes later).
+///
+/// Released mappings up to CheckedSize are kept for reuse by a request of
+/// the same size and lead-in: an munmap (and the mmap and mprotect of the
+/// next one) in a threaded process costs a TLB shootdown on every core,
+/// which a program that maps a buffer per time step (CloverLeaf's halo
+/// exchange) would pay at each map and unmap. Reused storage reads as
+/// zeros, as a new mapping does: small ones are cleared, larger ones have
+/// their pages dropped when kept (MADV_DONTNEED: nothing to do for pages
+/// never touched, and no memory held while kept).
 class HostNodeOps : public NodeOps {
 public:
   /// Like allocate(), with LeadIn bytes of inaccessible address space
   /// reserved right before the storage (see DataLayer::allocate). Null when
   /// Size exceeds the host memory available (requests of 64 MiB and more
-  /// are checked; smaller ones only against the address space).
+  /// are checked; smaller ones only against the address space). The
+  /// storage is page aligned.
   void *allocateWithLeadIn(size_t Size, size_t LeadIn);
   /// Below this, allocations are not checked against availableHostMemory().
   static constexpr size_t CheckedSize = size_t(64) << 20;
-  /// The bytes requested for storage from allocate().
-  static size_t allocationSize(const void *Ptr);
+  /// The bytes requested for storage from allocate(); 0 for a pointer this
+  /// node did not allocate.
+  size_t allocationSize(const void *Ptr) const;
   NodeKind kind() const override { return NodeKind::Host; }
   std::string name() const override { return "host"; }
   void *allocate(size_t Size) override;
@@ -119,17 +131,20 @@ public:
   ~HostNodeOps() override;
 
 private:
-  // Small mappings (scalars mapped per launch, reduction copies) are kept
-  // for reuse: an munmap in a threaded process costs a TLB shootdown on
-  // every core, which a tiny kernel's launch would pay each time.
-  static constexpr size_t CachedSize = 64 << 10;
+  /// Up to this size, kept storage is cleared on reuse; above it, its pages
+  /// are dropped when it is kept.
+  static constexpr size_t ClearedSize = 64 << 10;
   static constexpr size_t MaxCached = 64;
-  struct CachedMapping {
-    void *Start;
-    size_t Bytes, LeadIn;
+  struct Mapping {
+    char *Start = nullptr; ///< what mmap returned
+    size_t Bytes = 0;      ///< what was mapped: lead-in and storage
+    size_t LeadIn = 0;     ///< inaccessible bytes before the storage
+    size_t Size = 0;       ///< the storage's requested size
   };
-  std::mutex CacheMutex;
-  std::vector<CachedMapping> Cache;
+  void *reuse(size_t Bytes, size_t LeadIn, size_t Size);
+  mutable std::mutex Mutex;
+  std::unordered_map<const void *, Mapping> Live; ///< by storage address
+  std::vector<Mapping> Cache;                     ///< oldest first
 };
 
 /// A simulated accelerator (HETERO_SIMULATE=n): its own CPU memory, reached
