@@ -159,7 +159,7 @@ Status DataLayer::release(void *Ptr) {
   // read it before it goes.
   for (size_t N = 1; N < B.NodePtr.size(); ++N)
     if (B.NodePtr[N])
-      if (Status S = settleLocked(static_cast<NodeId>(N)); !S)
+      if (Status S = settleLocked(static_cast<NodeId>(N), "buffer freed"); !S)
         return S;
   for (size_t N = 1; N < B.NodePtr.size(); ++N)
     if (B.NodePtr[N]) {
@@ -303,7 +303,7 @@ Status DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
   double TraceBegin = trace::on() ? trace::now() : 0;
   // What ran ahead there failed: the write fails with it, as any other
   // operation that needs the node would.
-  if (Status S = settleLocked(Home); !S)
+  if (Status S = settleLocked(Home, "host writes"); !S)
     return S;
   if (Status S = settleLaneReadersLocked(Home, B.Base, Off, Off + Size); !S)
     return S;
@@ -396,7 +396,7 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
         double TraceBegin = trace::on() ? trace::now() : 0;
         if (S == HostNode) {
           std::memcpy(Out + (Have.Lo - Off), From, Len);
-        } else if (Status Settled = settleLocked(S); !Settled) {
+        } else if (Status Settled = settleLocked(S, "host reads"); !Settled) {
           Result = Settled;
           return true;
         } else if (!Nodes[S]->copyToHost(Out + (Have.Lo - Off), From, Len)) {
@@ -509,7 +509,7 @@ Status DataLayer::fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo,
     if (Status S = translateLocked(N, It->second, Value); !S)
       return S;
     char *Slot = static_cast<char *>(B.NodePtr[N]) + It->first;
-    if (Status S = settleLocked(N); !S)
+    if (Status S = settleLocked(N, "pointer slot written"); !S)
       return S;
     if (Status S = settleLaneReadersLocked(N, B.Base, It->first,
                                            It->first + sizeof(void *));
@@ -571,18 +571,21 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
   bool OnDevice = InLane && !IntoSrc && ordered(Dst, Src) != LaneOrder::No;
   if (InLane && !OnDevice && !LaneBatchSettled) {
     for (NodeId N = HostNode + 1; size_t(N) < Nodes.size(); ++N)
-      if (Status S = settleLocked(N); !S)
+      if (Status S = settleLocked(N, "first unordered lane copy"); !S)
         return S;
     LaneBatchSettled = true;
   }
   bool SrcSettled = false;
   if (!InLane || IntoSrc) {
-    if (Status S = settleLocked(Src); !S)
+    if (Status S = settleLocked(
+            Src, IntoSrc ? "copy out of bytes queued into its source"
+                         : "copy outside a lane");
+        !S)
       return S;
     SrcSettled = true;
   }
   if (!InLane)
-    if (Status S = settleLocked(Dst); !S)
+    if (Status S = settleLocked(Dst, "copy outside a lane"); !S)
       return S;
   // Bytes still on their way into Src are waited for before they leave.
   if (!B.Queued[Src].intersect(Lo, Hi).empty())
@@ -606,9 +609,9 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
     if (Status S = settleLaneReadersLocked(Dst, B.Base, Lo, Hi); !S)
       return S;
     if (!SrcSettled)
-      if (Status S = settleLocked(Src); !S)
+      if (Status S = settleLocked(Src, "no lane for a copy"); !S)
         return S;
-    if (Status S = settleLocked(Dst); !S)
+    if (Status S = settleLocked(Dst, "no lane for a copy"); !S)
       return S;
   }
   if (Src == HostNode) {
@@ -954,7 +957,7 @@ std::optional<bool> DataLayer::scanInPlace(const ScanJob &J, int64_t &Min,
     if (!Waited && !waitAllQueuedLocked())
       return std::nullopt;
     Waited = true;
-    if (!settleLocked(N))
+    if (!settleLocked(N, "values scanned"))
       return std::nullopt;
     double TraceBegin = trace::on() ? trace::now() : 0;
     NodeOps::Scan R =
@@ -1129,7 +1132,7 @@ Status DataLayer::settleLaneReadersLocked(NodeId N, BufferId Id, uint64_t Lo,
     if (O == LaneOrder::Ordered)
       Reads.orderedAfter(N, D);
     else if (O == LaneOrder::No)
-      if (Status S = settleLocked(D); !S)
+      if (Status S = settleLocked(D, "lane readers before a write"); !S)
         return S;
   }
   return Status();
@@ -1179,9 +1182,9 @@ void DataLayer::setSettler(Settler S) {
   Settle = std::move(S);
 }
 
-Status DataLayer::settleLocked(NodeId N) {
+Status DataLayer::settleLocked(NodeId N, const char *Why) {
   if (N != HostNode && Settle)
-    if (Status S = Settle(N); !S)
+    if (Status S = Settle(N, Why); !S)
       return S;
   Reads.settled(N); // its lane's copies are done
   return Status();

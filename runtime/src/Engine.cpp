@@ -86,7 +86,8 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
          "shares of %zu kernels come from an earlier run of this program on "
          "this pool with these settings (%s; delete it to measure again)",
          Kept, Config.SharesFile.c_str());
-  Layer.setSettler([this](NodeId Node) { return settleNode(Node); });
+  Layer.setSettler(
+      [this](NodeId Node, const char *Why) { return settleNode(Node, Why); });
   Layer.setOrderer([this](NodeId W, NodeId S) { return orderNodes(W, S); });
   Layer.setLaneNotice([this](NodeId Node) {
     for (size_t M = 0; M < this->Members.size(); ++M)
@@ -118,7 +119,7 @@ Engine::~Engine() {
   Layer.setLaneFence(nullptr);
 }
 
-Status Engine::settleMember(size_t M) {
+Status Engine::settleMember(size_t M, const char *Why) {
   auto Lost = [&] {
     return Status::error(
         StatusCode::KernelFailed,
@@ -138,7 +139,8 @@ Status Engine::settleMember(size_t M) {
     return Status();
   TraceSpan Waiting("host", "wait", "");
   if (Waiting.active())
-    Waiting.setName("settle " + Members[M].name());
+    Waiting.setName("settle " + Members[M].name() +
+                    (Why ? std::string(": ") + Why : std::string()));
   if (Back.settle(M)) {
     Queues.drained(M, Target);
     return Status();
@@ -147,11 +149,11 @@ Status Engine::settleMember(size_t M) {
   return Lost();
 }
 
-Status Engine::settleNode(NodeId N) {
+Status Engine::settleNode(NodeId N, const char *Why) {
   Status First;
   for (size_t M = 0; M < Members.size(); ++M)
     if (Members[M].Node == N)
-      if (Status S = settleMember(M); !S && First)
+      if (Status S = settleMember(M, Why); !S && First)
         First = S;
   return First;
 }

@@ -839,9 +839,11 @@ TEST(DataLayerSettler, RunsBeforeNodeMemoryIsTouched) {
   NodeId S0 = L.addNode(std::make_unique<SimulatedNodeOps>(0));
   NodeId S1 = L.addNode(std::make_unique<SimulatedNodeOps>(1));
   std::vector<NodeId> Settled;
+  std::vector<std::string> Why; // what the trace says needed the node
   bool Fail = false;
-  L.setSettler([&](NodeId N) {
+  L.setSettler([&](NodeId N, const char *Cause) {
     Settled.push_back(N);
+    Why.push_back(Cause ? Cause : "");
     return Fail ? Status::error(StatusCode::KernelFailed,
                                 "what ran ahead on sim:1 failed")
                 : Status();
@@ -859,15 +861,19 @@ TEST(DataLayerSettler, RunsBeforeNodeMemoryIsTouched) {
   EXPECT_TRUE(std::count(Settled.begin(), Settled.end(), S1));
   L.markWritten(S1, Id, 0, 128);
   Fail = true;
+  Why.clear();
   Status S = L.read(Got.data(), P, 64);
+  EXPECT_EQ(Why, std::vector<std::string>({"host reads"}));
   EXPECT_FALSE(S.ok());
   EXPECT_EQ(S.code(), StatusCode::KernelFailed);
   EXPECT_NE(S.message().find("sim:1"), std::string::npos) << S.message();
   EXPECT_FALSE(L.release(P).ok());
   Fail = false;
   Settled.clear();
+  Why.clear();
   ASSERT_TRUE(L.release(P).ok());
   EXPECT_EQ(Settled, std::vector<NodeId>({S0, S1}));
+  EXPECT_EQ(Why, std::vector<std::string>({"buffer freed", "buffer freed"}));
   L.setSettler(nullptr);
 }
 
@@ -880,7 +886,7 @@ TEST(DataLayerLanes, BytesTheLaunchWritesAreNotCopiedInLanes) {
   NodeId S0 = L.addNode(std::make_unique<LaneNodeOps>(0, Back, 0));
   NodeId S1 = L.addNode(std::make_unique<LaneNodeOps>(1, Back, 1));
   std::vector<NodeId> Settled;
-  L.setSettler([&](NodeId N) {
+  L.setSettler([&](NodeId N, const char *) {
     Settled.push_back(N);
     std::lock_guard<std::mutex> Lock(Back.Mutex);
     return Back.drain(N == S0 ? 0 : 1)

@@ -256,8 +256,9 @@ public:
 
   /// Waits for the kernels a launch left running on node N (Engine.h's
   /// run-ahead); an error, saying what failed, when one of them failed (the
-  /// operation that needed them fails with it).
-  using Settler = std::function<Status(NodeId N)>;
+  /// operation that needed them fails with it). Why says what needs them
+  /// (the trace names it in the wait: what stopped a run-ahead).
+  using Settler = std::function<Status(NodeId N, const char *Why)>;
   /// The layer calls S before it touches a node's memory from outside that
   /// node's kernels: a copy into or out of it, a read-back, a write from
   /// the host, a pointer written there, a scan, freeing storage there.
@@ -332,8 +333,8 @@ private:
   /// makeValid() and translate() calls first.
   Status waitAllQueuedLocked();
   /// Runs the settler for node N (not the host); KernelFailed when a kernel
-  /// left running there failed.
-  Status settleLocked(NodeId N);
+  /// left running there failed. Why: see Settler.
+  Status settleLocked(NodeId N, const char *Why);
   Settler Settle;
   LaneNotice Notice;
   LaneFence Fence;

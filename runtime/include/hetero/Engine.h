@@ -173,8 +173,8 @@ private:
                    const std::vector<Share> &Shares) const;
   /// Waits for what ran ahead on member M / node N / every member. The
   /// error says what failed; the caller that decides prints it (Status.h).
-  Status settleMember(size_t M);
-  Status settleNode(NodeId N);
+  Status settleMember(size_t M, const char *Why = nullptr);
+  Status settleNode(NodeId N, const char *Why);
   /// Node W's members' queues wait on the device for what node S's members
   /// have queued (Backend::orderAfter).
   LaneOrder orderNodes(NodeId W, NodeId S);
