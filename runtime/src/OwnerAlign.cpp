@@ -37,12 +37,12 @@ DescEnv withoutLoads(const DescEnv &Env, bool &Loaded) {
 std::optional<uint64_t> startAt(const KernelDescriptor &D, const DescEnv &Env,
                                 const std::vector<uint64_t> &Trips, uint64_t T,
                                 size_t Access) {
-  std::vector<WindowSection> S;
+  WindowSection S;
   std::string Err;
-  if (!windowSections(D, Env, Trips, T, T + 1, S, Err) || Access >= S.size() ||
-      S[Access].Ranges.empty())
+  if (!windowSection(D, Env, Trips, T, T + 1, Access, S, Err) ||
+      S.Ranges.empty())
     return std::nullopt;
-  return S[Access].Ranges.front().first;
+  return S.Ranges.front().first;
 }
 
 } // namespace

@@ -212,9 +212,14 @@ void windowBoxes(const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
   boxesFrom(N, Stride, 0, Lo, Hi, Prefix, Out);
 }
 
-bool windowSections(const KernelDescriptor &D, const DescEnv &E,
-                    const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
-                    std::vector<WindowSection> &Out, std::string &Err) {
+namespace {
+
+/// windowSections() over every access, or over access *Only alone (the
+/// others are left with their kind and no ranges).
+bool sections(const KernelDescriptor &D, const DescEnv &E,
+              const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
+              const size_t *Only, std::vector<WindowSection> &Out,
+              std::string &Err) {
   Out.clear();
   Err.clear();
   auto Fail = [&](std::string Msg) {
@@ -242,7 +247,7 @@ bool windowSections(const KernelDescriptor &D, const DescEnv &E,
   for (size_t I = 0; I < Accesses.size(); ++I) {
     const DescAccess &A = Accesses[I];
     Out[I].Kind = A.Kind;
-    if (A.Kind == AccessKind::ReadAny)
+    if (A.Kind == AccessKind::ReadAny || (Only && I != *Only))
       continue;
     Evaluator Ev(D, E, Err);
     int64_t Base;
@@ -288,7 +293,9 @@ bool windowSections(const KernelDescriptor &D, const DescEnv &E,
     }
     for (size_t I = 0; I < Accesses.size(); ++I) {
       const DescAccess &A = Accesses[I];
-      if (Out[I].Kind != AccessKind::Read && Out[I].Kind != AccessKind::Write)
+      if ((Out[I].Kind != AccessKind::Read &&
+           Out[I].Kind != AccessKind::Write) ||
+          (Only && I != *Only))
         continue;
       if (usesEmpty(D, A.Offset, Empty))
         continue; // not reached in this box
@@ -338,6 +345,28 @@ bool windowSections(const KernelDescriptor &D, const DescEnv &E,
     for (const Range &R : Merged.ranges())
       S.Ranges.push_back({R.Lo, R.Hi});
   }
+  return true;
+}
+
+} // namespace
+
+bool windowSections(const KernelDescriptor &D, const DescEnv &E,
+                    const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
+                    std::vector<WindowSection> &Out, std::string &Err) {
+  return sections(D, E, N, Lo, Hi, nullptr, Out, Err);
+}
+
+bool windowSection(const KernelDescriptor &D, const DescEnv &E,
+                   const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
+                   size_t Access, WindowSection &Out, std::string &Err) {
+  if (Access >= D.accesses().size()) {
+    Err = "no access " + std::to_string(Access);
+    return false;
+  }
+  std::vector<WindowSection> All;
+  if (!sections(D, E, N, Lo, Hi, &Access, All, Err))
+    return false;
+  Out = std::move(All[Access]);
   return true;
 }
 

@@ -749,6 +749,16 @@ TEST(KernelDescriptor, SectionKindsAndErrors) {
   EXPECT_EQ(S[1].Base, 0u);
   EXPECT_EQ(S[2].Ranges, (Ranges{{BasePtr + 8, BasePtr + 20}}));
 
+  // One access alone: the same, and no access past the last.
+  WindowSection One;
+  ASSERT_TRUE(windowSection(D, E, N, 2, 5, 2, One, Err)) << Err;
+  EXPECT_EQ(One.Ranges, S[2].Ranges);
+  ASSERT_TRUE(windowSection(D, E, N, 2, 5, 0, One, Err)) << Err;
+  EXPECT_EQ(One.Kind, AccessKind::ReadAll);
+  EXPECT_FALSE(windowSection(D, E, N, 2, 5, 3, One, Err));
+  EXPECT_FALSE(Err.empty());
+  EXPECT_FALSE(windowSection(D, E, N, 5, 5, 2, One, Err));
+
   // Bad windows.
   EXPECT_FALSE(windowSections(D, E, N, 5, 5, S, Err));
   EXPECT_FALSE(windowSections(D, E, N, 0, 11, S, Err));
@@ -1021,6 +1031,14 @@ TEST(KernelDescriptor, RandomAffineNestsAreSoundAndTight) {
                                                                << R.Text;
       ASSERT_EQ(S.size(), R.Accesses.size());
       ++Windows;
+      // One access alone is what it is among all of them.
+      for (size_t I = 0; I < S.size(); ++I) {
+        WindowSection One;
+        ASSERT_TRUE(windowSection(D, R.Env, N, Lo, Hi, I, One, Err)) << Err;
+        EXPECT_EQ(One.Kind, S[I].Kind) << I << "\n" << R.Text;
+        EXPECT_EQ(One.Base, S[I].Base) << I << "\n" << R.Text;
+        EXPECT_EQ(One.Ranges, S[I].Ranges) << I << "\n" << R.Text;
+      }
       // Brute force: every iteration of the window.
       std::vector<int64_t> Min(S.size(), INT64_MAX), Max(S.size(), INT64_MIN);
       std::vector<std::map<int64_t, int>> Starts(S.size());

@@ -50,6 +50,14 @@ bool windowSections(const KernelDescriptor &D, const DescEnv &E,
                     const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
                     std::vector<WindowSection> &Out, std::string &Err);
 
+/// What access Access alone touches in the window: windowSections()'s
+/// entry for it, without evaluating the others (OwnerAlign bisects over
+/// single iterations of one access). False, with Err, as there, for a
+/// reason that concerns this access or the nest.
+bool windowSection(const KernelDescriptor &D, const DescEnv &E,
+                   const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
+                   size_t Access, WindowSection &Out, std::string &Err);
+
 /// A box of the collapsed nest: per level, k_l in [first, last] (inclusive).
 using WindowBox = std::vector<std::pair<uint64_t, uint64_t>>;
 
