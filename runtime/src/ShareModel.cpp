@@ -614,7 +614,7 @@ void ShareModel::closeCycle(const std::string &Key, Entry &E) {
   // vary from run to run.
   bool Gathers = E.OpenMoved > E.SpreadMoved + MovedMargin &&
                  double(E.OpenMoved) > MovedSlack * double(E.SpreadMoved);
-  bool One = OneWall < E.SpreadWall * (1 - MinGain) && !Gathers;
+  bool One = OneWall < E.SpreadWall * (1 - OneGain) && !Gathers;
   Verdicts[E.Candidates] =
       One ? std::optional<size_t>(E.One.front().Member) : std::nullopt;
   if (One) {

@@ -741,13 +741,18 @@ TEST(ShareModel, LaterKernelsFollowTheFirstTrialsVerdict) {
   }
 }
 
-// One GPU alone must save more than MinGain of the spread cycle: the spread
-// shares stay, and the statistics say what each took.
+// One GPU alone must save more than OneGain of the spread cycle: the spread
+// shares stay, and the statistics say what each took. A 7% gain is within
+// what one timed cycle varies from run to run (CloverLeaf: ShareModel.h).
 TEST(ShareModel, OneAcceleratorMustWinByMoreThanNoise) {
   TwoKernels K(1.0, 0.4, 1.0, 0.35);
   EXPECT_TRUE(K.heavySettles(
       "settled[one=1350.000ms,spread=1400.000ms]:cuda:0=50.0%,cuda:1=50.0%"));
   EXPECT_EQ(K.Light.size(), 2u);
+  TwoKernels Near(1.0, 0.4, 0.9, 0.4);
+  EXPECT_TRUE(Near.heavySettles(
+      "settled[one=1300.000ms,spread=1400.000ms]:cuda:0=50.0%,cuda:1=50.0%"));
+  EXPECT_EQ(Near.Light.size(), 2u);
 }
 
 // A launch whose GPUs were busy for most of it (Jacobi, Himeno, STREAM)
@@ -819,13 +824,13 @@ TEST(ShareModel, KernelsOfOneSizeTryOneAcceleratorTogether) {
     Spmv = M.shares("spmv", P, Gpus, SpmvNote, 6500);
     bool Moved = Spmv.size() != Dot.size();
     M.record("spmv", ran(Spmv, Speed),
-             (Spmv.size() == 1 ? 0.9 : 1.0) + (Moved ? 0.3 : 0));
+             (Spmv.size() == 1 ? 0.6 : 1.0) + (Moved ? 0.3 : 0));
     Dot = M.shares("dot", P, Gpus, DotNote, 6500);
     Moved = Spmv.size() != Dot.size();
     M.record("dot", ran(Dot, Speed),
-             (Dot.size() == 1 ? 0.7 : 0.8) + (Moved ? 0.3 : 0));
+             (Dot.size() == 1 ? 0.5 : 0.8) + (Moved ? 0.3 : 0));
   }
-  EXPECT_EQ(SpmvNote.rfind("settled-one[one=2600.000ms,spread=2800.000ms]:"
+  EXPECT_EQ(SpmvNote.rfind("settled-one[one=2100.000ms,spread=2800.000ms]:"
                            "cuda:0=100.0%",
                            0),
             0u)
