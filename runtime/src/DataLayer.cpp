@@ -46,6 +46,9 @@ struct DataLayer::Buffer {
   std::vector<RangeSet> Valid;
   /// Per node: ranges valid there whose copy is still queued (a copy batch).
   std::vector<RangeSet> Queued;
+  /// Per node with a backing granule: the granules of its storage held
+  /// (NodeOps::back); every byte valid there is inside.
+  std::vector<RangeSet> Backed;
   /// Offset -> hetero address stored there.
   std::map<uint64_t, uintptr_t> PointerSlots;
   /// loadRange()'s answers since the buffer was last written: (offset,
@@ -109,6 +112,7 @@ void DataLayer::growNodeVectors(Buffer &B) {
   B.NodePtr.resize(Nodes.size(), nullptr);
   B.Valid.resize(Nodes.size());
   B.Queued.resize(Nodes.size());
+  B.Backed.resize(Nodes.size());
 }
 
 BufferInfo DataLayer::infoOf(const Buffer &B) {
@@ -164,7 +168,8 @@ Status DataLayer::release(void *Ptr) {
   for (size_t N = 1; N < B.NodePtr.size(); ++N)
     if (B.NodePtr[N]) {
       Nodes[N]->release(B.NodePtr[N]);
-      holdBytes(static_cast<NodeId>(N), B.Size, false);
+      holdBytes(static_cast<NodeId>(N), heldBytes(static_cast<NodeId>(N), B),
+                false);
     }
   // Pointers to it that other nodes hold translated would point into freed
   // node storage (and a later buffer may take its hetero address): those
@@ -297,7 +302,7 @@ Status DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
   if (Home == HostNode || Size == sizeof(void *) || B.HostResident ||
       B.External)
     return Status();
-  if (!ensureStorage(Home, B))
+  if (!ensureStorage(Home, B) || !backLocked(Home, B, Off, Off + Size))
     return Status(); // no room there: the host keeps the bytes
   char *Dst = static_cast<char *>(B.NodePtr[Home]) + Off;
   double TraceBegin = trace::on() ? trace::now() : 0;
@@ -476,7 +481,29 @@ Status DataLayer::ensureStorage(NodeId N, Buffer &B) {
                          Nodes[N]->name() + " cannot hold " +
                              std::to_string(B.Size) + " more bytes");
   B.NodePtr[N] = P;
-  holdBytes(N, B.Size, true);
+  if (!Nodes[N]->backingGranule())
+    holdBytes(N, B.Size, true);
+  return Status();
+}
+
+uint64_t DataLayer::heldBytes(NodeId N, const Buffer &B) const {
+  return Nodes[N]->backingGranule() ? B.Backed[N].bytes() : B.Size;
+}
+
+Status DataLayer::backLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
+  uint64_t G = Nodes[N]->backingGranule();
+  if (!G || B.External || Lo >= Hi)
+    return Status();
+  Lo = Lo / G * G;
+  Hi = std::min((Hi + G - 1) / G * G, B.Size); // a small buffer: its size
+  for (const Range &R : B.Backed[N].missing(Lo, Hi)) {
+    if (!Nodes[N]->back(B.NodePtr[N], R.Lo, R.Hi))
+      return Status::error(StatusCode::NoRoom,
+                           Nodes[N]->name() + " cannot hold " +
+                               std::to_string(R.Hi - R.Lo) + " more bytes");
+    B.Backed[N].insert(R.Lo, R.Hi);
+    holdBytes(N, R.Hi - R.Lo, true);
+  }
   return Status();
 }
 
@@ -509,6 +536,8 @@ Status DataLayer::fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo,
     if (Status S = translateLocked(N, It->second, Value); !S)
       return S;
     char *Slot = static_cast<char *>(B.NodePtr[N]) + It->first;
+    if (Status S = backLocked(N, B, It->first, It->first + sizeof(void *)); !S)
+      return S;
     if (Status S = settleLocked(N, "pointer slot written"); !S)
       return S;
     if (Status S = settleLaneReadersLocked(N, B.Base, It->first,
@@ -661,6 +690,8 @@ Status DataLayer::makeValidLocked(NodeId N, Buffer &B, uint64_t Lo,
   if (B.Valid[N].contains(Lo, Hi))
     return Status();
   if (Status S = ensureStorage(N, B); !S)
+    return S;
+  if (Status S = backLocked(N, B, Lo, Hi); !S)
     return S;
   std::vector<Range> Missing = B.Valid[N].missing(Lo, Hi);
   // Sources in order of preference: nodes of the destination's kind (peer

@@ -33,6 +33,8 @@ bool NodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
 
 bool NodeOps::waitQueuedCopies() { return true; }
 
+bool NodeOps::back(void *, uint64_t, uint64_t) { return true; }
+
 bool NodeOps::queueCopyInLane(void *, NodeOps &, const void *, size_t) {
   return false;
 }
@@ -164,24 +166,37 @@ bool HostNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
 }
 
 void *SimulatedNodeOps::allocate(size_t Size) {
+  // Address space only: held as it is backed.
+  return HostNodeOps::allocate(Size);
+}
+
+bool SimulatedNodeOps::back(void *Ptr, uint64_t Lo, uint64_t Hi) {
+  uint64_t Bytes = Hi - Lo;
   if (Capacity) {
-    size_t Now = Used.fetch_add(Size);
-    if (Now + Size > Capacity) {
-      Used.fetch_sub(Size);
-      return nullptr;
+    size_t Now = Used.fetch_add(Bytes);
+    if (Now + Bytes > Capacity) {
+      Used.fetch_sub(Bytes);
+      return false;
     }
   }
-  void *P = HostNodeOps::allocate(Size);
-  if (!P && Capacity)
-    Used.fetch_sub(Size);
-  return P;
+  std::lock_guard<std::mutex> Lock(BackedMutex);
+  Backed[Ptr] += Bytes;
+  return true;
 }
 
 void SimulatedNodeOps::release(void *Ptr) {
   if (!Ptr)
     return;
+  uint64_t Held = 0;
+  {
+    std::lock_guard<std::mutex> Lock(BackedMutex);
+    if (auto It = Backed.find(Ptr); It != Backed.end()) {
+      Held = It->second;
+      Backed.erase(It);
+    }
+  }
   if (Capacity)
-    Used.fetch_sub(allocationSize(Ptr));
+    Used.fetch_sub(Held);
   HostNodeOps::release(Ptr);
 }
 

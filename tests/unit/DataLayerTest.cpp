@@ -142,6 +142,39 @@ TEST_F(Fixture, OutOfMemoryNodeFailsCleanly) {
   EXPECT_TRUE(L.acquireWhole(Small, Args, Touched));
 }
 
+// A simulated accelerator holds the granules of a buffer its chunks touch,
+// not the whole buffer: a buffer four times its memory fits in part, the
+// rest of it is refused (NoRoom), and freeing gives the granules back.
+TEST_F(Fixture, ANodeHoldsTheGranulesItsRangesTouch) {
+  const uint64_t MiB = 1 << 20, G = SimulatedNodeOps::Granule;
+  NodeId Small = L.addNode(std::make_unique<SimulatedNodeOps>(2, MiB));
+  void *P = L.allocate(4 * MiB);
+  ASSERT_NE(P, nullptr);
+  std::vector<char> V(4 * MiB, 5);
+  ASSERT_TRUE(L.write(P, V.data(), V.size()));
+  ASSERT_TRUE(L.makeValid(Small, id(P), 1, MiB / 2)); // granules [0, 512K)
+  EXPECT_EQ(L.heldBytes()[Small].Held, MiB / 2);
+  ASSERT_TRUE(L.makeValid(Small, id(P), 3 * MiB + 10, 3 * MiB + 20));
+  EXPECT_EQ(L.heldBytes()[Small].Held, MiB / 2 + G);
+  Status S = L.makeValid(Small, id(P), MiB, 2 * MiB);
+  EXPECT_EQ(S.code(), StatusCode::NoRoom) << S.message();
+  EXPECT_EQ(L.heldBytes()[Small].Held, MiB / 2 + G);
+  // What it holds is right, and the rest comes from the host.
+  std::vector<char> Back(16);
+  ASSERT_TRUE(L.makeValid(Small, id(P), 3 * MiB, 3 * MiB + 16));
+  std::memcpy(Back.data(),
+              reinterpret_cast<char *>(nodeView(Small, P)) + 3 * MiB,
+              Back.size());
+  EXPECT_EQ(Back, std::vector<char>(16, 5));
+  ASSERT_TRUE(L.release(P));
+  EXPECT_EQ(L.heldBytes()[Small].Held, 0u);
+  EXPECT_EQ(L.heldBytes()[Small].Peak, MiB / 2 + G);
+  // The room is back: a whole MiB of another buffer fits.
+  void *Q = L.allocate(MiB);
+  ASSERT_TRUE(L.makeValid(Small, id(Q), 0, MiB));
+  EXPECT_TRUE(L.release(Q));
+}
+
 // A kernel's `p = q` (a mapped pointer variable) stores its node's address of
 // q: the host, and every other node, read q's address in their own space.
 TEST_F(Fixture, PointerVariablesComeBackInTheReadersAddressSpace) {

@@ -293,6 +293,11 @@ private:
   Status findRange(const void *Ptr, uint64_t Size, const char *What, Buffer *&B,
                    uint64_t &Offset) const;
   Status ensureStorage(NodeId N, Buffer &B);
+  /// Holds [Lo, Hi) of B's storage on N (after ensureStorage), in N's
+  /// backing granules: NoRoom when N cannot (NodeOps::backingGranule).
+  Status backLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
+  /// The bytes of B's storage N holds (for HETERO_STATS).
+  uint64_t heldBytes(NodeId N, const Buffer &B) const;
   Status translateLocked(NodeId N, uintptr_t P, uintptr_t &Out);
   Status makeValidLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
   void markWrittenLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);

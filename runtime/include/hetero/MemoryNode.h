@@ -41,9 +41,18 @@ public:
   virtual NodeKind kind() const = 0;
   /// Short name for messages and statistics, e.g. "cuda:1", "sim:0".
   virtual std::string name() const = 0;
-  /// Storage of Size bytes on this node, nullptr when it has no room.
+  /// Storage of Size bytes on this node, nullptr when it has no room. A
+  /// node with a backing granule (below) only reserves it here.
   virtual void *allocate(size_t Size) = 0;
   virtual void release(void *Ptr) = 0;
+  /// Nonzero: storage from allocate() holds memory only where back() was
+  /// called for it, in granules of this many bytes, so a buffer larger than
+  /// the node can be held in part (the ranges its chunks touch). Zero: all
+  /// of it is held from allocate() on.
+  virtual uint64_t backingGranule() const { return 0; }
+  /// Holds [Lo, Hi) of storage Ptr (granule-aligned, not held before);
+  /// false when the node has no room for it.
+  virtual bool back(void *Ptr, uint64_t Lo, uint64_t Hi);
   /// Host memory -> this node.
   virtual bool copyFromHost(void *Dst, const void *Src, size_t Size) = 0;
   /// This node -> host memory.
@@ -150,7 +159,10 @@ private:
 /// A simulated accelerator (HETERO_SIMULATE=n): its own CPU memory, reached
 /// only through copies, so that the coherence code runs without a GPU.
 /// Capacity (bytes, 0 = unlimited) lets tests run a node out of memory
-/// (HETERO_SIMULATE_MEMORY).
+/// (HETERO_SIMULATE_MEMORY). Its storage is reserved address space, held in
+/// granules as it is used (back()) and counted against Capacity only then,
+/// as a GPU's reserved virtual range is backed by physical granules: a
+/// buffer larger than the node fits where its chunks touch less.
 class SimulatedNodeOps : public HostNodeOps {
 public:
   explicit SimulatedNodeOps(int Index, size_t Capacity = 0)
@@ -159,6 +171,11 @@ public:
   std::string name() const override { return "sim:" + std::to_string(Index); }
   void *allocate(size_t Size) override;
   void release(void *Ptr) override;
+  /// Small against a GPU's (2 MiB), so that small test problems fit as
+  /// whole buffers did.
+  static constexpr uint64_t Granule = 64 << 10;
+  uint64_t backingGranule() const override { return Granule; }
+  bool back(void *Ptr, uint64_t Lo, uint64_t Hi) override;
   bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
                     size_t Size) override;
   /// Deferred to waitQueuedCopies(), as late as a GPU's copy may land: a
@@ -177,6 +194,8 @@ private:
   int Index;
   size_t Capacity;
   std::atomic<size_t> Used{0};
+  std::mutex BackedMutex;
+  std::unordered_map<const void *, uint64_t> Backed; ///< held, by storage
   std::vector<QueuedCopy> Queued; // under the data layer's lock
 };
 

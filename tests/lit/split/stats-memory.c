@@ -1,9 +1,9 @@
 // HETERO_STATS ends with the most buffer storage each memory node held. A
-// member holds every buffer its chunks touch whole, so the pool holds no
-// more than its smallest accelerator: two simulated accelerators that each
-// compute half of a loop over two arrays of 1 Mi doubles each hold both
-// arrays, 16 MiB, as the host does. When members hold only what their
-// chunks touch, each will hold half.
+// member holds the granules of a buffer that its chunks (or map-time
+// writes) touch: two simulated accelerators that each compute half of a
+// loop over two arrays of 1 Mi doubles (8 MiB each) hold half of each,
+// 8 MiB, where the host holds both arrays, 16 MiB; sim:0, the home member,
+// also got all of x at map time (12 MiB).
 // RUN: %clang-hetero %s -o %t
 // RUN: env HETERO_STATS=1 HETERO_DISABLE_CUDA=1 HETERO_SIMULATE=2 HETERO_MEMBERS=sim:0,sim:1 HETERO_SHARES=fixed %run-hetero %t 2>%t.err | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=STATS < %t.err
@@ -11,8 +11,8 @@
 // STATS: hetero-stats kernel={{.*}} split=yes {{.*}}members=sim:0:524288:{{.*}},sim:1:524288:
 // STATS: hetero-stats total
 // STATS-DAG: hetero-stats memory node=host peak_bytes=16777216 held_bytes=0
-// STATS-DAG: hetero-stats memory node=sim:0 peak_bytes=16777216 held_bytes=0
-// STATS-DAG: hetero-stats memory node=sim:1 peak_bytes=16777216 held_bytes=0
+// STATS-DAG: hetero-stats memory node=sim:0 peak_bytes=12582912 held_bytes=0
+// STATS-DAG: hetero-stats memory node=sim:1 peak_bytes=8388608 held_bytes=0
 #include <stdio.h>
 #include <stdlib.h>
 
