@@ -105,6 +105,7 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
   fprintf(Out, "pool: %zu member%s (one OpenMP device)\n", Members.size(),
           Members.size() == 1 ? "" : "s");
   std::vector<uint64_t> AccelBytes; // per accelerator with a known capacity
+  std::vector<uint64_t> GpuBytes;   // per GPU (part)
   for (const Member &M : Members) {
     std::string What;
     switch (M.Kind) {
@@ -115,6 +116,7 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
       if (M.Part >= 0)
         Bytes /= static_cast<uint64_t>(GpuSplit);
       AccelBytes.push_back(Bytes);
+      GpuBytes.push_back(Bytes);
       int Major = Driver.attribute(ComputeCapabilityMajor, M.Device);
       int Minor = Driver.attribute(ComputeCapabilityMinor, M.Device);
       What = "GPU " + Driver.name(M.Device) + ", compute capability " +
@@ -149,20 +151,24 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
     fprintf(Out, "  %-9s %s; memory node %d, StarPU worker %d\n",
             M.name().c_str(), What.c_str(), M.Node, M.WorkerId);
   }
-  // Each member holds whole buffers (HETERO_STATS's peak_bytes per node):
-  // the data of one launch on the accelerators fits the smallest of them.
+  // A GPU holds whole buffers (HETERO_STATS's peak_bytes per node): the
+  // data of one launch on the GPUs fits the smallest of them. A simulated
+  // accelerator holds the granules its chunks touch (NodeOps::back).
   if (!AccelBytes.empty()) {
     uint64_t Sum = 0;
     for (uint64_t B : AccelBytes)
       Sum += B;
-    fprintf(
-        Out,
-        "accelerator memory: %s in all over %zu; each holds whole "
-        "buffers, so the data one launch touches must fit in %s (the "
-        "smallest) to run on them\n",
-        binaryBytesText(Sum).c_str(), AccelBytes.size(),
-        binaryBytesText(*std::min_element(AccelBytes.begin(), AccelBytes.end()))
-            .c_str());
+    std::string Fits =
+        GpuBytes.empty()
+            ? "simulated accelerators hold the parts of buffers their "
+              "chunks touch"
+            : "each GPU holds whole buffers, so the data one launch "
+              "touches must fit in " +
+                  binaryBytesText(
+                      *std::min_element(GpuBytes.begin(), GpuBytes.end())) +
+                  " (the smallest GPU) to run on the GPUs";
+    fprintf(Out, "accelerator memory: %s in all over %zu; %s\n",
+            binaryBytesText(Sum).c_str(), AccelBytes.size(), Fits.c_str());
   }
 
   std::vector<const Member *> Gpus;

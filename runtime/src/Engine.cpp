@@ -418,8 +418,8 @@ void Engine::printStats(FILE *Out) {
     return;
   TransferStats &T = Layer.stats();
   Stats.print(Out, T.BytesH2D, T.BytesD2D, T.BytesD2H);
-  // What each memory held at most: a member holds whole buffers today, so
-  // the largest problem the GPUs take is what their smallest one holds.
+  // What each memory held at most: a GPU holds whole buffers today, so the
+  // largest problem the GPUs take is what their smallest one holds.
   std::vector<NodeBytes> Held = Layer.heldBytes();
   for (size_t N = 0; N < Held.size(); ++N)
     fprintf(Out,

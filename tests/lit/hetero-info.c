@@ -18,11 +18,11 @@
 // CHECK-DAG: HETERO_NODE_SPLIT=auto (default)
 // CHECK-DAG: HETERO_TEAMS=measured (default)
 // CHECK: left out:
-// The accelerators' memory, in all and what one launch's data must fit in
-// (members hold whole buffers).
+// The accelerators' memory, in all; what one launch's data must fit in on
+// GPUs (they hold whole buffers), while simulated accelerators hold parts.
 // RUN: env HETERO_SIMULATE=2 HETERO_SIMULATE_MEMORY=64M %hetero-info | %FileCheck %s --check-prefix=MEM
 // MEM: sim:1 {{ *}}simulated accelerator (a CPU worker with private memory, 64.0 MiB)
-// MEM: accelerator memory: {{.*}} in all over {{[0-9]+}}; each holds whole buffers, so the data one launch touches must fit in 64.0 MiB (the smallest) to run on them
+// MEM: accelerator memory: {{.*}} in all over {{[0-9]+}}; {{simulated accelerators hold the parts of buffers their chunks touch|each GPU holds whole buffers, so the data one launch touches must fit in .* \(the smallest GPU\) to run on the GPUs}}
 // RUN: env HETERO_CHUNKS=0 %not %hetero-info 2>&1 | %FileCheck %s --check-prefix=BAD
 // BAD: hetero: error: HETERO_CHUNKS=0: expected an integer from 1 to 256
 int main(void) { return 0; }
