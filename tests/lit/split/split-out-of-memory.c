@@ -1,10 +1,12 @@
 // Out of memory on some members of a split launch: with 2 simulated
-// accelerators of 1 MiB each, a kernel over 8 MiB arrays cannot place chunks
-// on them. They are left out (one warning each) and the CPU pool takes every
-// iteration with the GPUs, if any; a kernel over small arrays splits over all.
-// Results match the host fallback.
+// accelerators of 32 KiB each, a kernel over 8 MiB arrays cannot place
+// chunks on them (a simulated accelerator holds the part of each array its
+// chunk touches: even beside eight GPUs, its share of the two arrays is
+// over 64 KiB). They are left out (one warning each) and the CPU pool
+// takes every iteration with the GPUs, if any; a kernel over a 32 KiB array
+// splits over all. Results match the host fallback.
 // RUN: %clang-hetero %s -o %t
-// RUN: env HETERO_STATS=1 HETERO_CHUNKS=4 HETERO_SIMULATE=2 HETERO_SIMULATE_MEMORY=1M %compare-fallback %t 2>%t.err | %FileCheck %s
+// RUN: env HETERO_STATS=1 HETERO_CHUNKS=4 HETERO_SIMULATE=2 HETERO_SIMULATE_MEMORY=32K %compare-fallback %t 2>%t.err | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=STATS < %t.err
 // CHECK: big: hash={{[0-9a-f]+}} ok
 // CHECK: small: hash={{[0-9a-f]+}} ok
