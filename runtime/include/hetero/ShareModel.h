@@ -186,13 +186,11 @@ public:
 
   /// Below this part of the pool's speed, the CPU pool is left out.
   static constexpr double MinGain = 0.05;
-  /// One accelerator alone must save this part of the spread cycle. The
-  /// cycles are timed once, in the first steps, and the verdict settles
-  /// every kernel of the group that tries later (Verdicts): CloverLeaf's
-  /// ideal_gas over four H100s timed one=15.7-16.6 ms against
-  /// spread=16.2-17.3 ms in three runs, and the run where one won by 6%
-  /// put 13 kernels on one GPU beside spread ones: 228 GB between GPUs,
-  /// 2.1 s against 0.6-0.7 s.
+  /// One accelerator alone must save this part of the spread cycle. Each
+  /// cycle is timed once, in the first steps, and varies by several percent
+  /// from run to run; the verdict settles every kernel of the group that
+  /// tries later (Verdicts), so a verdict made on noise decides a whole
+  /// run's layout (the user guide's `settled-one` row has a case).
   static constexpr double OneGain = 0.15;
   static constexpr size_t MaxLines = 4096;
   /// A kernel follows another whose launches take this many times longer.
