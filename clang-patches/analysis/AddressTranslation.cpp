@@ -367,16 +367,7 @@ std::optional<Term> KernelAnalysis::translateCall(const CallExpr *C) {
       Def ? quietReturn(*Def, /*IncludePossibleEffects=*/true) : nullptr;
   if (!Returned)
     return std::nullopt;
-  Bindings Outer = bindParameters(*C, *Def);
-  CallStack.push_back(Def->getCanonicalDecl());
-  if (Method)
-    ThisStack.push_back(objectOf(*C));
-  std::optional<Term> T = translate(Returned);
-  if (Method)
-    ThisStack.pop_back();
-  CallStack.pop_back();
-  restoreBindings(Outer);
-  return T;
+  return inCallee(*C, *Def, Method, [&] { return translate(Returned); });
 }
 
 const FunctionDecl *KernelAnalysis::inlinableCallee(const CallExpr &C) {
@@ -649,16 +640,7 @@ KernelAnalysis::referenceCallAddress(const CallExpr &C) {
       visitLocalAddress(C.getArg(I));
     else
       visit(C.getArg(I), true, false);
-  Bindings Outer = bindParameters(C, *Def);
-  CallStack.push_back(Def->getCanonicalDecl());
-  if (Method)
-    ThisStack.push_back(objectOf(C));
-  std::optional<Address> A = lvalueAddress(Returned);
-  if (Method)
-    ThisStack.pop_back();
-  CallStack.pop_back();
-  restoreBindings(Outer);
-  return A;
+  return inCallee(C, *Def, Method, [&] { return lvalueAddress(Returned); });
 }
 
 const FieldDecl *KernelAnalysis::closureCapture(const VarDecl *VD) const {

@@ -259,6 +259,23 @@ private:
   static unsigned objectArguments(const clang::CallExpr &C,
                                   const clang::FunctionDecl &Def);
   void restoreBindings(const Bindings &Outer);
+  /// In(), with Def's parameters bound to C's arguments, Def on the call
+  /// stack and, for a member function, C's object as `this`: the
+  /// translation of Def's returned expression in place of the call.
+  template <typename Fn>
+  auto inCallee(const clang::CallExpr &C, const clang::FunctionDecl &Def,
+                bool Method, Fn In) -> decltype(In()) {
+    Bindings Outer = bindParameters(C, Def);
+    CallStack.push_back(Def.getCanonicalDecl());
+    if (Method)
+      ThisStack.push_back(objectOf(C));
+    auto Result = In();
+    if (Method)
+      ThisStack.pop_back();
+    CallStack.pop_back();
+    restoreBindings(Outer);
+    return Result;
+  }
   std::optional<ExprKind> minOrMax(const clang::ConditionalOperator &CO);
   Address offsetBy(Address A, const Term &Bytes);
   std::optional<Address> indexBy(std::optional<Address> A,

@@ -165,11 +165,6 @@ bool HostNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
   return true;
 }
 
-void *SimulatedNodeOps::allocate(size_t Size) {
-  // Address space only: held as it is backed.
-  return HostNodeOps::allocate(Size);
-}
-
 bool SimulatedNodeOps::back(void *Ptr, uint64_t Lo, uint64_t Hi) {
   uint64_t Bytes = Hi - Lo;
   if (Capacity) {

@@ -169,7 +169,7 @@ public:
       : Index(Index), Capacity(Capacity) {}
   NodeKind kind() const override { return NodeKind::Simulated; }
   std::string name() const override { return "sim:" + std::to_string(Index); }
-  void *allocate(size_t Size) override;
+  // allocate() is the host's: address space, held as it is backed.
   void release(void *Ptr) override;
   /// Small against a GPU's (2 MiB), so that small test problems fit as
   /// whole buffers did.
