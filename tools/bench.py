@@ -75,6 +75,12 @@ CASES = {
     # nonzeros); the 1M-row "cg" is latency-bound on one GPU already.
     "cg-4k": ("cg", ["4096", "100"], ["512", "50"],
               r"([\d.]+) ms per iteration", "ms/iter", False),
+    # Two lines of 24 GB (issue 39): more than a part of a split GPU holds,
+    # or, at 2 x 56 GB, more than one GPU. Not in the default list.
+    "stencil1d-24g": ("stencil1d", ["3000000000", "20"], ["16777216", "20"],
+                      r"([\d.]+) Mpoint-updates/s", "Mpoint/s", True),
+    "stencil1d-56g": ("stencil1d", ["7000000000", "20"], ["16777216", "20"],
+                      r"([\d.]+) Mpoint-updates/s", "Mpoint/s", True),
 }
 DEFAULT_CASES = ["jacobi", "jacobi-16k", "jacobi-rows", "himeno", "nbody",
                  "cg", "stream", "launch", "launch-red"]

@@ -1,6 +1,8 @@
 //===- CudaNode.cpp - A GPU's memory through LLVM's cuda plugin -----------===//
 #include "CudaNode.h"
 
+#include "CudaVirtualMemory.h"
+
 #include "hetero/ParallelCopy.h"
 
 #include "PluginInterface.h"
@@ -20,37 +22,91 @@ std::string CudaNodeOps::name() const {
          (Part < 0 ? "" : "." + std::to_string(Part));
 }
 
+CudaNodeOps::CudaNodeOps(GenericPluginTy &Cuda,
+                         std::shared_ptr<CudaStaging> Staging, int Device,
+                         int Part, uint64_t Capacity)
+    : Cuda(Cuda), Device(Device), Part(Part), Capacity(Capacity),
+      Granule(CudaVirtualMemory::get().granule(Device)),
+      Staging(std::move(Staging)), IndexRange(Cuda, Device) {
+  if (auto Err = Cuda.getDevice(Device).getDeviceMemorySize(Memory))
+    llvm::consumeError(std::move(Err));
+}
+
+bool CudaNodeOps::charge(uint64_t Size) {
+  std::lock_guard<std::mutex> Lock(SizesMutex);
+  if (Capacity && Used + Size > Capacity)
+    return false; // this part's share of the GPU is full
+  Used += Size;
+  return true;
+}
+
+void CudaNodeOps::credit(uint64_t Size) {
+  std::lock_guard<std::mutex> Lock(SizesMutex);
+  Used -= std::min(Used, Size);
+}
+
 void *CudaNodeOps::allocate(size_t Size) {
-  if (Capacity) {
-    std::lock_guard<std::mutex> Lock(SizesMutex);
-    if (Used + Size > Capacity)
-      return nullptr; // this part's share of the GPU is full
-    Used += Size;
+  if (Granule && Size >= Granule) {
+    void *P = CudaVirtualMemory::get().reserve(Device, Size);
+    if (P) {
+      std::lock_guard<std::mutex> Lock(SizesMutex);
+      Reserved[P].Size = Size;
+      return P;
+    }
   }
+  if (!charge(Size))
+    return nullptr;
   void *P = Cuda.data_alloc(Device, static_cast<int64_t>(Size), nullptr,
                             TARGET_ALLOC_DEVICE);
-  if (Capacity) {
-    std::lock_guard<std::mutex> Lock(SizesMutex);
-    if (P)
-      Sizes[P] = Size;
-    else
-      Used -= Size;
-  }
+  std::lock_guard<std::mutex> Lock(SizesMutex);
+  if (P)
+    Sizes[P] = Size;
+  else
+    Used -= Size;
   return P;
+}
+
+bool CudaNodeOps::back(void *Ptr, uint64_t Lo, uint64_t Hi) {
+  uint64_t Bytes = (Hi - Lo + Granule - 1) / Granule * Granule;
+  {
+    std::lock_guard<std::mutex> Lock(SizesMutex);
+    if (!Reserved.count(Ptr))
+      return true; // allocated whole
+  }
+  if (!charge(Bytes))
+    return false;
+  CudaVirtualMemory::Mapping M;
+  if (!CudaVirtualMemory::get().map(Device, Ptr, Lo, Hi, M)) {
+    credit(Bytes);
+    return false;
+  }
+  std::lock_guard<std::mutex> Lock(SizesMutex);
+  Reserved[Ptr].Maps.push_back(M);
+  return true;
 }
 
 void CudaNodeOps::release(void *Ptr) {
   if (!Ptr)
     return;
-  Cuda.data_delete(Device, Ptr, TARGET_ALLOC_DEVICE);
-  if (Capacity) {
-    std::lock_guard<std::mutex> Lock(SizesMutex);
-    auto It = Sizes.find(Ptr);
-    if (It != Sizes.end()) {
-      Used -= It->second;
-      Sizes.erase(It);
+  std::unique_lock<std::mutex> Lock(SizesMutex);
+  if (auto It = Reserved.find(Ptr); It != Reserved.end()) {
+    Reservation R = std::move(It->second);
+    Reserved.erase(It);
+    Lock.unlock();
+    for (const CudaVirtualMemory::Mapping &M : R.Maps) {
+      CudaVirtualMemory::get().unmap(Device, Ptr, M);
+      credit(M.Hi - M.Lo);
     }
+    CudaVirtualMemory::get().free(Device, Ptr, R.Size);
+    return;
   }
+  auto It = Sizes.find(Ptr);
+  if (It != Sizes.end()) {
+    Used -= std::min(Used, uint64_t(It->second));
+    Sizes.erase(It);
+  }
+  Lock.unlock();
+  Cuda.data_delete(Device, Ptr, TARGET_ALLOC_DEVICE);
 }
 
 CudaNodeOps::~CudaNodeOps() {

@@ -4,6 +4,7 @@
 
 #include "CudaIndexRange.h"
 #include "CudaStaging.h"
+#include "CudaVirtualMemory.h"
 #include "GpuLane.h"
 
 #include "hetero/MemoryNode.h"
@@ -15,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace llvm::omp::target::plugin {
 struct GenericPluginTy;
@@ -41,15 +43,20 @@ public:
   /// Staging: the pinned buffers every GPU node of the process shares.
   CudaNodeOps(llvm::omp::target::plugin::GenericPluginTy &Cuda,
               std::shared_ptr<CudaStaging> Staging, int Device, int Part = -1,
-              uint64_t Capacity = 0)
-      : Cuda(Cuda), Device(Device), Part(Part), Capacity(Capacity),
-        Staging(std::move(Staging)), IndexRange(Cuda, Device) {}
+              uint64_t Capacity = 0);
   ~CudaNodeOps() override;
   NodeKind kind() const override { return NodeKind::Gpu; }
   std::string name() const override;
   int device() const { return Device; }
+  /// Buffers of a granule and more are reserved address space, backed as
+  /// their chunks touch them (CudaVirtualMemory.h); smaller ones, and all
+  /// where the driver has no virtual memory management, are held whole.
   void *allocate(size_t Size) override;
   void release(void *Ptr) override;
+  uint64_t backingGranule() const override { return Granule; }
+  bool back(void *Ptr, uint64_t Lo, uint64_t Hi) override;
+  /// The part's share (Capacity), or the GPU's memory.
+  uint64_t capacity() const override { return Capacity ? Capacity : Memory; }
   bool copyFromHost(void *Dst, const void *Src, size_t Size) override;
   bool copyToHost(void *Dst, const void *Src, size_t Size) override;
   bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
@@ -87,9 +94,20 @@ private:
   int Device;
   int Part;
   uint64_t Capacity;
-  std::mutex SizesMutex; // allocation sizes, kept when Capacity is set
-  std::map<void *, size_t> Sizes;
-  uint64_t Used = 0;
+  uint64_t Granule;    // 0: buffers are held whole
+  uint64_t Memory = 0; // the GPU's
+  /// Counts Size more bytes held against Capacity; false when they do not
+  /// fit (nothing counted).
+  bool charge(uint64_t Size);
+  void credit(uint64_t Size);
+  struct Reservation {
+    uint64_t Size = 0;
+    std::vector<CudaVirtualMemory::Mapping> Maps;
+  };
+  std::mutex SizesMutex;                  // guards the three below
+  std::map<void *, size_t> Sizes;         // held whole
+  std::map<void *, Reservation> Reserved; // held in part
+  uint64_t Used = 0;                      // bytes held
   /// Source device -> the stream its queued copies into this node are in
   /// (called under the data layer's lock).
   std::map<int, __tgt_async_info> Queued;

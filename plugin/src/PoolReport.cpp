@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BackEnds.h"
+#include "CudaVirtualMemory.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -151,22 +152,35 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
     fprintf(Out, "  %-9s %s; memory node %d, StarPU worker %d\n",
             M.name().c_str(), What.c_str(), M.Node, M.WorkerId);
   }
-  // A GPU holds whole buffers (HETERO_STATS's peak_bytes per node): the
-  // data of one launch on the GPUs fits the smallest of them. A simulated
-  // accelerator holds the granules its chunks touch (NodeOps::back).
+  // A GPU with the driver's virtual memory management, like a simulated
+  // accelerator, holds the granules its chunks touch (NodeOps::back); one
+  // without holds whole buffers (HETERO_STATS's peak_bytes per node), so the
+  // data of one launch on the GPUs fits the smallest of them.
   if (!AccelBytes.empty()) {
     uint64_t Sum = 0;
     for (uint64_t B : AccelBytes)
       Sum += B;
+    uint64_t Granule = 0;
+    bool Whole = false;
+    for (const Member &M : Members)
+      if (M.Kind == MemberKind::Gpu) {
+        uint64_t G = CudaVirtualMemory::get().granule(M.Device);
+        Whole |= G == 0;
+        Granule = std::max(Granule, G);
+      }
     std::string Fits =
-        GpuBytes.empty()
+        Whole ? "each GPU holds whole buffers, so the data one launch "
+                "touches must fit in " +
+                    binaryBytesText(
+                        *std::min_element(GpuBytes.begin(), GpuBytes.end())) +
+                    " (the smallest GPU) to run on the GPUs"
+        : GpuBytes.empty()
             ? "simulated accelerators hold the parts of buffers their "
               "chunks touch"
-            : "each GPU holds whole buffers, so the data one launch "
-              "touches must fit in " +
-                  binaryBytesText(
-                      *std::min_element(GpuBytes.begin(), GpuBytes.end())) +
-                  " (the smallest GPU) to run on the GPUs";
+            : "each GPU holds the parts of buffers its chunks touch, in "
+              "granules of " +
+                  binaryBytesText(Granule) +
+                  ", so a buffer larger than one GPU is held across them";
     fprintf(Out, "accelerator memory: %s in all over %zu; %s\n",
             binaryBytesText(Sum).c_str(), AccelBytes.size(), Fits.c_str());
   }

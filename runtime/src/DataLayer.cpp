@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <set>
+#include <thread>
 #include <tuple>
 
 namespace hetero {
@@ -294,6 +295,46 @@ NodeId DataLayer::homeNode() const {
   return Home;
 }
 
+void DataLayer::setSpreadNodes(std::vector<NodeId> Ns) {
+  Lock L(Mutex);
+  Spread = std::move(Ns);
+}
+
+bool DataLayer::spreads(const Buffer &B) const {
+  if (Spread.size() < 2 || Home == HostNode || B.HostResident || B.External)
+    return false;
+  uint64_t Room = Nodes[Home]->capacity();
+  return Room && B.Size > Room / SpreadFraction;
+}
+
+Status DataLayer::prepareWrite(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi,
+                               bool &Ready) {
+  Ready = false;
+  if (!ensureStorage(N, B) || !backLocked(N, B, Lo, Hi))
+    return Status(); // no room there: the host keeps the bytes
+  // What ran ahead there failed: the write fails with it, as any other
+  // operation that needs the node would.
+  if (Status S = settleLocked(N, "host writes"); !S)
+    return S;
+  if (Status S = settleLaneReadersLocked(N, B.Base, Lo, Hi); !S)
+    return S;
+  Ready = true;
+  return Status();
+}
+
+void DataLayer::noteWriteAt(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi,
+                            bool Copied, double TraceBegin) {
+  if (!Copied) {
+    warning("a copy of %llu bytes to %s failed; the host keeps them",
+            static_cast<unsigned long long>(Hi - Lo), Nodes[N]->name().c_str());
+    return;
+  }
+  if (trace::on())
+    traceCopy(*Nodes[HostNode], HostNode, *Nodes[N], N, Hi - Lo, TraceBegin);
+  Stats.BytesH2D += Hi - Lo;
+  markWrittenLocked(N, B, Lo, Hi);
+}
+
 Status DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
                             uint64_t Size, bool &Written) {
   Written = false;
@@ -302,25 +343,59 @@ Status DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
   if (Home == HostNode || Size == sizeof(void *) || B.HostResident ||
       B.External)
     return Status();
-  if (!ensureStorage(Home, B) || !backLocked(Home, B, Off, Off + Size))
-    return Status(); // no room there: the host keeps the bytes
+  bool Ready;
+  if (Status S = prepareWrite(Home, B, Off, Off + Size, Ready); !S || !Ready)
+    return S;
   char *Dst = static_cast<char *>(B.NodePtr[Home]) + Off;
   double TraceBegin = trace::on() ? trace::now() : 0;
-  // What ran ahead there failed: the write fails with it, as any other
-  // operation that needs the node would.
-  if (Status S = settleLocked(Home, "host writes"); !S)
-    return S;
-  if (Status S = settleLaneReadersLocked(Home, B.Base, Off, Off + Size); !S)
-    return S;
-  if (!Nodes[Home]->copyFromHost(Dst, Src, Size)) {
-    warning("a copy of %llu bytes to %s failed; the host keeps them",
-            static_cast<unsigned long long>(Size), Nodes[Home]->name().c_str());
-    return Status();
+  Written = Nodes[Home]->copyFromHost(Dst, Src, Size);
+  noteWriteAt(Home, B, Off, Off + Size, Written, TraceBegin);
+  return Status();
+}
+
+Status DataLayer::writeSpread(Buffer &B, uint64_t Off, const void *Src,
+                              uint64_t Size) {
+  struct Piece {
+    NodeId N;
+    uint64_t Lo, Hi;
+    bool Ready, Ok;
+  };
+  std::vector<Piece> Pieces;
+  const uint64_t K = Spread.size();
+  for (uint64_t I = 0; I < K; ++I) {
+    Piece P{Spread[I], std::max(Off, B.Size / K * I),
+            std::min(Off + Size, I + 1 == K ? B.Size : B.Size / K * (I + 1)),
+            false, false};
+    if (P.Lo >= P.Hi)
+      continue;
+    if (Status S = prepareWrite(P.N, B, P.Lo, P.Hi, P.Ready); !S)
+      return S;
+    Pieces.push_back(P);
   }
-  if (trace::on())
-    traceCopy(*Nodes[HostNode], HostNode, *Nodes[Home], Home, Size, TraceBegin);
-  Stats.BytesH2D += Size;
-  Written = true;
+  const char *From = static_cast<const char *>(Src) - Off;
+  auto Copy = [&](Piece &P) {
+    P.Ok = P.Ready &&
+           Nodes[P.N]->copyFromHost(static_cast<char *>(B.NodePtr[P.N]) + P.Lo,
+                                    From + P.Lo, P.Hi - P.Lo);
+  };
+  double TraceBegin = trace::on() ? trace::now() : 0;
+  // Each member over its own link, at once.
+  std::vector<std::thread> Others;
+  for (size_t I = 1; I < Pieces.size(); ++I)
+    Others.emplace_back(Copy, std::ref(Pieces[I]));
+  if (!Pieces.empty())
+    Copy(Pieces[0]);
+  for (std::thread &T : Others)
+    T.join();
+  for (const Piece &P : Pieces) {
+    if (P.Ready) // else no room there
+      noteWriteAt(P.N, B, P.Lo, P.Hi, P.Ok, TraceBegin);
+    if (!P.Ok) {
+      std::memcpy(reinterpret_cast<char *>(B.Base) + P.Lo, From + P.Lo,
+                  P.Hi - P.Lo);
+      markWrittenLocked(HostNode, B, P.Lo, P.Hi);
+    }
+  }
   return Status();
 }
 
@@ -340,13 +415,13 @@ Status DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
   std::vector<std::pair<uint64_t, uintptr_t>> Slots =
       pointersIn(Off, Src, Size);
   bool AtHome = false;
+  if (Slots.empty() && Size != sizeof(void *) && spreads(*B))
+    return writeSpread(*B, Off, Src, Size);
   if (Slots.empty())
     if (Status S = writeHome(*B, Off, Src, Size, AtHome); !S)
       return S;
-  if (AtHome) {
-    markWrittenLocked(Home, *B, Off, Off + Size);
+  if (AtHome)
     return Status();
-  }
   std::memcpy(TgtPtr, Src, Size);
   for (const auto &[At, Value] : Slots)
     B->PointerSlots[At] = Value;

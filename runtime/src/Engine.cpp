@@ -228,6 +228,11 @@ void Engine::updateHome() {
   WholeChoice C =
       Decide.wholeOrder(Members, [&](size_t M) { return !Members[M].Failed; });
   Layer.setHomeNode(C.Order.empty() ? HostNode : Members[C.Order[0]].Node);
+  std::vector<NodeId> Accelerators; // in the order chunks are cut
+  for (const Member &M : Members)
+    if (M.Kind != MemberKind::CpuPool && !M.Failed)
+      Accelerators.push_back(M.Node);
+  Layer.setSpreadNodes(std::move(Accelerators));
 }
 
 bool Engine::launch(const LaunchRequest &R) {
@@ -418,8 +423,8 @@ void Engine::printStats(FILE *Out) {
     return;
   TransferStats &T = Layer.stats();
   Stats.print(Out, T.BytesH2D, T.BytesD2D, T.BytesD2H);
-  // What each memory held at most: a GPU holds whole buffers today, so the
-  // largest problem the GPUs take is what their smallest one holds.
+  // What each memory held at most: the granules its chunks and map-time
+  // writes touched (NodeOps::back), or whole buffers where it has none.
   std::vector<NodeBytes> Held = Layer.heldBytes();
   for (size_t N = 0; N < Held.size(); ++N)
     fprintf(Out,

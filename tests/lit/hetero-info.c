@@ -18,11 +18,12 @@
 // CHECK-DAG: HETERO_NODE_SPLIT=auto (default)
 // CHECK-DAG: HETERO_TEAMS=measured (default)
 // CHECK: left out:
-// The accelerators' memory, in all; what one launch's data must fit in on
-// GPUs (they hold whole buffers), while simulated accelerators hold parts.
+// The accelerators' memory, in all; accelerators hold the parts of buffers
+// their chunks touch (GPUs through the driver's virtual memory management;
+// without it, whole buffers, and one launch's data must fit the smallest).
 // RUN: env HETERO_SIMULATE=2 HETERO_SIMULATE_MEMORY=64M %hetero-info | %FileCheck %s --check-prefix=MEM
 // MEM: sim:1 {{ *}}simulated accelerator (a CPU worker with private memory, 64.0 MiB)
-// MEM: accelerator memory: {{.*}} in all over {{[0-9]+}}; {{simulated accelerators hold the parts of buffers their chunks touch|each GPU holds whole buffers, so the data one launch touches must fit in .* \(the smallest GPU\) to run on the GPUs}}
+// MEM: accelerator memory: {{.*}} in all over {{[0-9]+}}; {{simulated accelerators hold the parts of buffers their chunks touch|each GPU holds the parts of buffers its chunks touch, in granules of .*, so a buffer larger than one GPU is held across them|each GPU holds whole buffers, so the data one launch touches must fit in .* \(the smallest GPU\) to run on the GPUs}}
 // RUN: env HETERO_CHUNKS=0 %not %hetero-info 2>&1 | %FileCheck %s --check-prefix=BAD
 // BAD: hetero: error: HETERO_CHUNKS=0: expected an integer from 1 to 256
 int main(void) { return 0; }

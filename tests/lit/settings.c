@@ -41,7 +41,7 @@
 // RUN: env -u LIBOMPTARGET_PLUGIN HETERO_SIMULATE=3 %t 2>&1 | %FileCheck %s --check-prefix=UNSET
 // RUN: env LIBOMPTARGET_PLUGIN=heter HETERO_SIMULATE=3 %t 2>&1 | %FileCheck %s --check-prefix=MISSPELT
 // RUN: env LIBOMPTARGET_PLUGIN=host,cuda HETERO_SIMULATE=3 %t 2>&1 | %FileCheck %s --check-prefix=OTHERS
-// RUN: env -u LIBOMPTARGET_PLUGIN -u HETERO_SHARES -u HETERO_SHARES_FILE %t 2>&1 | %FileCheck %s --check-prefix=QUIET --implicit-check-not=warning
+// RUN: env -u LIBOMPTARGET_PLUGIN -u HETERO_SHARES -u HETERO_SHARES_FILE -u HETERO_GPU_SPLIT %t 2>&1 | %FileCheck %s --check-prefix=QUIET --implicit-check-not=warning
 // RUN: env -u LIBOMPTARGET_PLUGIN OMP_TARGET_OFFLOAD=DISABLED HETERO_SIMULATE=3 %t 2>&1 | %FileCheck %s --check-prefix=QUIET --implicit-check-not=warning
 // CHECK: sum=49995000
 // SIM-ABC: hetero: error: HETERO_SIMULATE=abc: expected an integer from 0 to 64

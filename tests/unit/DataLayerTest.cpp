@@ -448,6 +448,54 @@ TEST(DataLayerHome, NoRoomAtHomeWritesToTheHost) {
   EXPECT_TRUE(L.release(P));
 }
 
+// A buffer larger than a quarter of the home node is spread over the
+// accelerators at map time in equal blocks, in their order, so that a
+// problem larger than one of them starts where the split launches need it;
+// a block that finds no room stays on the host. Smaller buffers go home.
+TEST(DataLayerHome, LargeBuffersAreSpreadOverTheAccelerators) {
+  const uint64_t Granule = SimulatedNodeOps::Granule, Room = 8 * Granule;
+  DataLayer L;
+  NodeId A = L.addNode(std::make_unique<SimulatedNodeOps>(0, Room));
+  NodeId B = L.addNode(std::make_unique<SimulatedNodeOps>(1, Room));
+  NodeId C = L.addNode(std::make_unique<SimulatedNodeOps>(2, Granule));
+  L.setHomeNode(A);
+  L.setSpreadNodes({A, B});
+  std::vector<char> V(6 * Granule);
+  for (size_t I = 0; I < V.size(); ++I)
+    V[I] = static_cast<char>(I * 7);
+  void *P = L.allocate(V.size());
+  ASSERT_TRUE(L.write(P, V.data(), V.size()));
+  BufferId Id = L.find(reinterpret_cast<uintptr_t>(P))->Id;
+  EXPECT_TRUE(L.validOn(A, Id).contains(0, 3 * Granule));
+  EXPECT_TRUE(L.validOn(A, Id).intersect(3 * Granule, 6 * Granule).empty());
+  EXPECT_TRUE(L.validOn(B, Id).contains(3 * Granule, 6 * Granule));
+  EXPECT_TRUE(L.validOn(B, Id).intersect(0, 3 * Granule).empty());
+  EXPECT_TRUE(L.validOn(HostNode, Id).empty());
+  EXPECT_EQ(L.stats().BytesH2D, V.size());
+  EXPECT_EQ(L.heldBytes()[A].Held, 3 * Granule);
+  std::vector<char> Got(V.size());
+  ASSERT_TRUE(L.read(Got.data(), P, Got.size()));
+  EXPECT_EQ(Got, V);
+  // A small buffer goes home whole.
+  std::vector<char> W(Granule, 3);
+  void *Q = L.allocate(W.size());
+  ASSERT_TRUE(L.write(Q, W.data(), W.size()));
+  EXPECT_TRUE(L.validOn(A, L.find(reinterpret_cast<uintptr_t>(Q))->Id)
+                  .contains(0, W.size()));
+  // C holds one granule: its block of a spread write stays on the host.
+  L.setSpreadNodes({A, C});
+  void *R = L.allocate(V.size());
+  ASSERT_TRUE(L.write(R, V.data(), V.size()));
+  BufferId RId = L.find(reinterpret_cast<uintptr_t>(R))->Id;
+  EXPECT_TRUE(L.validOn(HostNode, RId).contains(3 * Granule, 6 * Granule));
+  EXPECT_TRUE(L.validOn(C, RId).empty());
+  ASSERT_TRUE(L.read(Got.data(), R, Got.size()));
+  EXPECT_EQ(Got, V);
+  EXPECT_TRUE(L.release(P));
+  EXPECT_TRUE(L.release(Q));
+  EXPECT_TRUE(L.release(R));
+}
+
 TEST_F(Fixture, EachNodeCountsTheStorageItHoldsAndItsPeak) {
   const uint64_t Small = 4096, Large = 3 * 4096;
   void *P = L.allocate(Small);

@@ -122,6 +122,14 @@ public:
   /// copies from host memory itself.
   void setHomeNode(NodeId N);
   NodeId homeNode() const;
+  /// The accelerators' nodes, in the order split launches give them
+  /// iterations. A buffer larger than 1/SpreadFraction of the home node's
+  /// capacity is not written to the home node but spread over these in
+  /// equal consecutive blocks, each over its own link at once: a problem
+  /// larger than one member starts where the first split launches need it
+  /// (NodeOps::capacity; fewer than two nodes: never spread).
+  void setSpreadNodes(std::vector<NodeId> Ns);
+  static constexpr uint64_t SpreadFraction = 4;
 
   /// Host memory -> hetero address (data_submit): valid on the home node
   /// only (on the host for a pointer-sized write, a pointer attachment, for
@@ -312,6 +320,20 @@ private:
   /// what ran ahead on the home node failed.
   Status writeHome(Buffer &B, uint64_t Off, const void *Src, uint64_t Size,
                    bool &Written);
+  /// Whether write()s to B go to the spread nodes (setSpreadNodes).
+  bool spreads(const Buffer &B) const;
+  /// write() over the spread nodes: each block that finds room (and a copy
+  /// that succeeds) there, the rest on the host.
+  Status writeSpread(Buffer &B, uint64_t Off, const void *Src, uint64_t Size);
+  /// Storage for [Lo, Hi) of B on N, and N settled for a host write there;
+  /// Ready false when N has no room. An error when what ran ahead on N
+  /// failed.
+  Status prepareWrite(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi,
+                      bool &Ready);
+  /// After a host write's copy to N: counted and valid there only, or (not
+  /// Copied) a warning.
+  void noteWriteAt(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi, bool Copied,
+                   double TraceBegin);
   /// read() of [Off, Off + Size) of B into Dst without the host's copy;
   /// false (nothing promised) when pointer slots need the host's view.
   bool readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
@@ -381,6 +403,7 @@ private:
   /// Counts Size bytes of storage more (Grow) or fewer on node N.
   void holdBytes(NodeId N, uint64_t Size, bool Grow);
   NodeId Home = HostNode;
+  std::vector<NodeId> Spread;
   mutable std::mutex Mutex;
   /// loadRange() answers kept per buffer (the windows of a few share
   /// choices, a few buffers each).

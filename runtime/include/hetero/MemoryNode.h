@@ -53,6 +53,9 @@ public:
   /// Holds [Lo, Hi) of storage Ptr (granule-aligned, not held before);
   /// false when the node has no room for it.
   virtual bool back(void *Ptr, uint64_t Lo, uint64_t Hi);
+  /// The most bytes this node holds (a GPU's memory, a part's share of it);
+  /// 0 when not known or not bounded.
+  virtual uint64_t capacity() const { return 0; }
   /// Host memory -> this node.
   virtual bool copyFromHost(void *Dst, const void *Src, size_t Size) = 0;
   /// This node -> host memory.
@@ -176,6 +179,7 @@ public:
   static constexpr uint64_t Granule = 64 << 10;
   uint64_t backingGranule() const override { return Granule; }
   bool back(void *Ptr, uint64_t Lo, uint64_t Hi) override;
+  uint64_t capacity() const override { return Capacity; }
   bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
                     size_t Size) override;
   /// Deferred to waitQueuedCopies(), as late as a GPU's copy may land: a

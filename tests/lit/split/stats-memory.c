@@ -3,7 +3,9 @@
 // writes) touch: two simulated accelerators that each compute half of a
 // loop over two arrays of 1 Mi doubles (8 MiB each) hold half of each,
 // 8 MiB, where the host holds both arrays, 16 MiB; sim:0, the home member,
-// also got all of x at map time (12 MiB).
+// also got all of x at map time (12 MiB). Two parts of a GPU hold the same
+// (CUDA virtual memory, 2 MiB granules: the halves are whole granules),
+// where they held both arrays whole before.
 // RUN: %clang-hetero %s -o %t
 // RUN: env HETERO_STATS=1 HETERO_DISABLE_CUDA=1 HETERO_SIMULATE=2 HETERO_MEMBERS=sim:0,sim:1 HETERO_SHARES=fixed %run-hetero %t 2>%t.err | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=STATS < %t.err
@@ -13,6 +15,11 @@
 // STATS-DAG: hetero-stats memory node=host peak_bytes=16777216 held_bytes=0
 // STATS-DAG: hetero-stats memory node=sim:0 peak_bytes=12582912 held_bytes=0
 // STATS-DAG: hetero-stats memory node=sim:1 peak_bytes=8388608 held_bytes=0
+// RUN: %if gpu %{ env HETERO_STATS=1 HETERO_GPU_SPLIT=2 HETERO_MEMBERS=cuda:0.0,cuda:0.1 HETERO_SHARES=fixed %run-hetero %t 2>%t.gpu.err | %FileCheck %s %}
+// RUN: %if gpu %{ %FileCheck %s --check-prefix=GPU < %t.gpu.err %}
+// GPU: hetero-stats kernel={{.*}} split=yes {{.*}}members=cuda:0.0:524288:{{.*}},cuda:0.1:524288:
+// GPU-DAG: hetero-stats memory node=cuda:0.0 peak_bytes=12582912 held_bytes=0
+// GPU-DAG: hetero-stats memory node=cuda:0.1 peak_bytes=8388608 held_bytes=0
 #include <stdio.h>
 #include <stdlib.h>
 
