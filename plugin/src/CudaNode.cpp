@@ -9,6 +9,7 @@
 #include "omptarget.h"
 
 #include <algorithm>
+#include <iterator>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <utility>
@@ -82,6 +83,27 @@ bool CudaNodeOps::back(void *Ptr, uint64_t Lo, uint64_t Hi) {
   }
   std::lock_guard<std::mutex> Lock(SizesMutex);
   Reserved[Ptr].Maps.push_back(M);
+  return true;
+}
+
+bool CudaNodeOps::unback(void *Ptr, uint64_t Lo, uint64_t Hi) {
+  std::vector<CudaVirtualMemory::Mapping> Gone;
+  {
+    std::lock_guard<std::mutex> Lock(SizesMutex);
+    auto It = Reserved.find(Ptr);
+    if (It == Reserved.end())
+      return false; // allocated whole
+    auto &Maps = It->second.Maps;
+    auto Inside = [&](const CudaVirtualMemory::Mapping &M) {
+      return M.Lo >= Lo && M.Lo < Hi;
+    };
+    std::copy_if(Maps.begin(), Maps.end(), std::back_inserter(Gone), Inside);
+    Maps.erase(std::remove_if(Maps.begin(), Maps.end(), Inside), Maps.end());
+  }
+  for (const CudaVirtualMemory::Mapping &M : Gone) {
+    CudaVirtualMemory::get().unmap(Device, Ptr, M);
+    credit(M.Hi - M.Lo);
+  }
   return true;
 }
 

@@ -55,6 +55,9 @@ public:
   void release(void *Ptr) override;
   uint64_t backingGranule() const override { return Granule; }
   bool back(void *Ptr, uint64_t Lo, uint64_t Hi) override;
+  /// Unmaps the mappings that start in [Lo, Hi) (the data layer gives back
+  /// whole ranges it backed, and back() maps each range it is given as one).
+  bool unback(void *Ptr, uint64_t Lo, uint64_t Hi) override;
   /// The part's share (Capacity), or the GPU's memory.
   uint64_t capacity() const override { return Capacity ? Capacity : Memory; }
   bool copyFromHost(void *Dst, const void *Src, size_t Size) override;

@@ -50,6 +50,8 @@ struct DataLayer::Buffer {
   /// Per node with a backing granule: the granules of its storage held
   /// (NodeOps::back); every byte valid there is inside.
   std::vector<RangeSet> Backed;
+  /// Per node: the epoch (DataLayer::newEpoch) it was last used there.
+  std::vector<uint64_t> UsedAt;
   /// Offset -> hetero address stored there.
   std::map<uint64_t, uintptr_t> PointerSlots;
   /// loadRange()'s answers since the buffer was last written: (offset,
@@ -114,6 +116,7 @@ void DataLayer::growNodeVectors(Buffer &B) {
   B.Valid.resize(Nodes.size());
   B.Queued.resize(Nodes.size());
   B.Backed.resize(Nodes.size());
+  B.UsedAt.resize(Nodes.size(), 0);
 }
 
 BufferInfo DataLayer::infoOf(const Buffer &B) {
@@ -550,7 +553,13 @@ Status DataLayer::copy(void *DstPtr, const void *SrcPtr, uint64_t Size) {
 Status DataLayer::ensureStorage(NodeId N, Buffer &B) {
   if (B.NodePtr[N])
     return Status();
-  void *P = Nodes[N]->allocate(B.Size ? B.Size : 1);
+  uint64_t Size = B.Size ? B.Size : 1;
+  void *P = Nodes[N]->allocate(Size);
+  if (!P) {
+    if (Status S = evictLocked(N, Size); !S)
+      return S;
+    P = Nodes[N]->allocate(Size);
+  }
   if (!P)
     return Status::error(StatusCode::NoRoom,
                          Nodes[N]->name() + " cannot hold " +
@@ -566,18 +575,77 @@ uint64_t DataLayer::heldBytes(NodeId N, const Buffer &B) const {
 }
 
 Status DataLayer::backLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
+  B.UsedAt[N] = Epoch;
   uint64_t G = Nodes[N]->backingGranule();
   if (!G || B.External || Lo >= Hi)
     return Status();
   Lo = Lo / G * G;
   Hi = std::min((Hi + G - 1) / G * G, B.Size); // a small buffer: its size
   for (const Range &R : B.Backed[N].missing(Lo, Hi)) {
-    if (!Nodes[N]->back(B.NodePtr[N], R.Lo, R.Hi))
+    bool Held = Nodes[N]->back(B.NodePtr[N], R.Lo, R.Hi);
+    if (!Held) {
+      if (Status S = evictLocked(N, R.Hi - R.Lo); !S)
+        return S;
+      Held = Nodes[N]->back(B.NodePtr[N], R.Lo, R.Hi);
+    }
+    if (!Held)
       return Status::error(StatusCode::NoRoom,
                            Nodes[N]->name() + " cannot hold " +
                                std::to_string(R.Hi - R.Lo) + " more bytes");
     B.Backed[N].insert(R.Lo, R.Hi);
     holdBytes(N, R.Hi - R.Lo, true);
+  }
+  return Status();
+}
+
+void DataLayer::newEpoch() {
+  Lock L(Mutex);
+  ++Epoch;
+}
+
+void DataLayer::willUse(NodeId N, const std::vector<BufferId> &Ids) {
+  Lock L(Mutex);
+  for (BufferId Id : Ids)
+    if (Buffer *B = byId(Id))
+      B->UsedAt[N] = Epoch;
+}
+
+Status DataLayer::evictLocked(NodeId N, uint64_t Bytes) {
+  std::vector<Buffer *> Victims;
+  for (auto &[Base, B] : Buffers)
+    if (!B->External && B->UsedAt[N] < Epoch && B->NodePtr[N] &&
+        !B->Backed[N].empty())
+      Victims.push_back(B.get());
+  std::sort(Victims.begin(), Victims.end(),
+            [&](Buffer *X, Buffer *Y) { return X->UsedAt[N] < Y->UsedAt[N]; });
+  uint64_t Freed = 0;
+  bool Settled = false;
+  for (Buffer *V : Victims) {
+    if (Freed >= Bytes)
+      break;
+    if (!Settled) { // nothing in flight reads or writes N's storage
+      if (Status S = waitAllQueuedLocked(); !S)
+        return S;
+      if (Status S = settleLocked(N, "eviction"); !S)
+        return S;
+      Settled = true;
+    }
+    if (Status S = settleLaneReadersLocked(N, V->Base, 0, V->Size); !S)
+      return S;
+    for (const Range &R : validOnlyOnLocked(N, *V).ranges())
+      if (Status S = makeValidLocked(HostNode, *V, R.Lo, R.Hi); !S)
+        return S;
+    bool Given = true;
+    for (const Range &R : V->Backed[N].ranges())
+      Given = Nodes[N]->unback(V->NodePtr[N], R.Lo, R.Hi) && Given;
+    if (!Given)
+      continue; // held whole (a GPU's small buffer): it stays
+    uint64_t Dropped = V->Backed[N].bytes();
+    V->Valid[N].clear();
+    V->Backed[N].clear();
+    holdBytes(N, Dropped, false);
+    Held[static_cast<size_t>(N)].Evicted += Dropped;
+    Freed += Dropped;
   }
   return Status();
 }
@@ -658,6 +726,7 @@ Status DataLayer::notePointerValue(Buffer &B, NodeId Src) {
 Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
                             uint64_t Hi) {
   uint64_t Len = Hi - Lo;
+  B.UsedAt[Src] = Epoch; // a source of this launch's copies stays
   char *SrcP = static_cast<char *>(B.NodePtr[Src]) + Lo;
   char *DstP = static_cast<char *>(B.NodePtr[Dst]) + Lo;
   bool InLane = Src != HostNode && Dst != HostNode && mayQueueInLane(B, Lo, Hi);
@@ -762,6 +831,7 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
 Status DataLayer::makeValidLocked(NodeId N, Buffer &B, uint64_t Lo,
                                   uint64_t Hi) {
   Hi = std::min(Hi, B.Size);
+  B.UsedAt[N] = Epoch; // kept there for this launch (evictLocked)
   if (B.Valid[N].contains(Lo, Hi))
     return Status();
   if (Status S = ensureStorage(N, B); !S)
@@ -949,7 +1019,10 @@ Status DataLayer::acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
   if (Status S = waitAllQueuedLocked(); !S)
     return S;
   Touched.clear();
-  for (Buffer *B : closure(Args)) {
+  std::vector<Buffer *> All = closure(Args);
+  for (Buffer *B : All) // none of them makes room for another
+    B->UsedAt[N] = Epoch;
+  for (Buffer *B : All) {
     Touched.push_back(B->Base);
     if (B->HostResident)
       markWrittenLocked(HostNode, *B, 0, B->Size);

@@ -241,6 +241,7 @@ bool Engine::launch(const LaunchRequest &R) {
   TraceSpan Traced("host", "launch", "");
   if (Traced.active())
     Traced.setName("launch " + K.shown());
+  Layer.newEpoch();
   TransferStats &T = Layer.stats();
   uint64_t H2D = T.BytesH2D, D2D = T.BytesD2D, D2H = T.BytesD2H;
   auto Covers = [&](size_t M) { return Indirect.covers(M, R.Args); };
@@ -429,9 +430,9 @@ void Engine::printStats(FILE *Out) {
   for (size_t N = 0; N < Held.size(); ++N)
     fprintf(Out,
             "hetero-stats memory node=%s peak_bytes=%" PRIu64
-            " held_bytes=%" PRIu64 "\n",
+            " held_bytes=%" PRIu64 " evicted_bytes=%" PRIu64 "\n",
             Layer.nodeName(static_cast<NodeId>(N)).c_str(), Held[N].Peak,
-            Held[N].Held);
+            Held[N].Held, Held[N].Evicted);
   fflush(Out);
 }
 

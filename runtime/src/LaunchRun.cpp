@@ -255,6 +255,10 @@ Status LaunchRun::prepareSections(Chunk &C) {
   for (const BufferInfo &B : C.Sections->ReadAny ? Reachable : Externals)
     if (Status S = Layer.makeValid(Node, B.Id, 0, B.Size); !S)
       return S;
+  std::vector<BufferId> Used; // none of them makes room for another
+  for (const BufferAccess &A : C.Sections->Buffers)
+    Used.push_back(A.B.Id);
+  Layer.willUse(Node, Used);
   for (const BufferAccess &A : C.Sections->Buffers) {
     if (E.Config.Stats)
       Rec.Needed += Layer.bytesMissing(Node, A.B.Id, A.Read);

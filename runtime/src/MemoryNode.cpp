@@ -179,6 +179,21 @@ bool SimulatedNodeOps::back(void *Ptr, uint64_t Lo, uint64_t Hi) {
   return true;
 }
 
+bool SimulatedNodeOps::unback(void *Ptr, uint64_t Lo, uint64_t Hi) {
+  uint64_t Bytes = Hi - Lo;
+  {
+    std::lock_guard<std::mutex> Lock(BackedMutex);
+    auto It = Backed.find(Ptr);
+    if (It == Backed.end() || It->second < Bytes)
+      return false;
+    It->second -= Bytes;
+  }
+  std::memset(static_cast<char *>(Ptr) + Lo, 0xA5, Bytes);
+  if (Capacity)
+    Used.fetch_sub(Bytes);
+  return true;
+}
+
 void SimulatedNodeOps::release(void *Ptr) {
   if (!Ptr)
     return;

@@ -496,6 +496,57 @@ TEST(DataLayerHome, LargeBuffersAreSpreadOverTheAccelerators) {
   EXPECT_TRUE(L.release(R));
 }
 
+// A node without room for what a launch needs evicts what earlier launches
+// used there, least recently used first: bytes only it holds go to the
+// host first, clean ones are dropped; what this launch used stays.
+TEST(DataLayerEviction, LeastRecentlyUsedGoesAndDirtyBytesGoHomeFirst) {
+  const uint64_t G = SimulatedNodeOps::Granule;
+  DataLayer L;
+  NodeId A = L.addNode(std::make_unique<SimulatedNodeOps>(0, 2 * G));
+  std::vector<char> X(G, 1), Y(G, 2), Z(G, 3);
+  void *PX = L.allocate(G), *PY = L.allocate(G), *PZ = L.allocate(G);
+  ASSERT_TRUE(L.write(PX, X.data(), G));
+  ASSERT_TRUE(L.write(PY, Y.data(), G));
+  ASSERT_TRUE(L.write(PZ, Z.data(), G));
+  auto Id = [&](void *P) { return L.find(reinterpret_cast<uintptr_t>(P))->Id; };
+  // Launch 1 reads X on A; launch 2 writes Y there (valid only on A).
+  L.newEpoch();
+  ASSERT_TRUE(L.makeValid(A, Id(PX), 0, G));
+  L.newEpoch();
+  ASSERT_TRUE(L.makeValid(A, Id(PY), 0, G));
+  uintptr_t OnA = 0;
+  ASSERT_TRUE(L.translate(A, reinterpret_cast<uintptr_t>(PY), OnA));
+  std::memset(reinterpret_cast<void *>(OnA), 9, G);
+  L.markWritten(A, Id(PY), 0, G);
+  // Launch 3 needs Z: X goes (least recently used, clean).
+  L.newEpoch();
+  ASSERT_TRUE(L.makeValid(A, Id(PZ), 0, G));
+  EXPECT_TRUE(L.validOn(A, Id(PX)).empty());
+  EXPECT_EQ(L.heldBytes()[A].Evicted, G);
+  EXPECT_EQ(L.stats().BytesD2H, 0u);
+  // Launch 4 needs X again: Y (written on A only) goes home first.
+  L.newEpoch();
+  ASSERT_TRUE(L.makeValid(A, Id(PX), 0, G));
+  EXPECT_TRUE(L.validOn(A, Id(PY)).empty());
+  EXPECT_TRUE(L.validOn(HostNode, Id(PY)).contains(0, G));
+  EXPECT_EQ(L.stats().BytesD2H, G);
+  std::vector<char> Got(G);
+  ASSERT_TRUE(L.read(Got.data(), PY, G));
+  EXPECT_EQ(Got, std::vector<char>(G, 9));
+  // One launch that needs three granules on a node of two: no room, and
+  // what it made valid stays.
+  L.newEpoch();
+  ASSERT_TRUE(L.makeValid(A, Id(PX), 0, G));
+  ASSERT_TRUE(L.makeValid(A, Id(PZ), 0, G));
+  Status S = L.makeValid(A, Id(PY), 0, G);
+  EXPECT_EQ(S.code(), StatusCode::NoRoom);
+  EXPECT_TRUE(L.validOn(A, Id(PX)).contains(0, G));
+  EXPECT_TRUE(L.validOn(A, Id(PZ)).contains(0, G));
+  EXPECT_TRUE(L.release(PX));
+  EXPECT_TRUE(L.release(PY));
+  EXPECT_TRUE(L.release(PZ));
+}
+
 TEST_F(Fixture, EachNodeCountsTheStorageItHoldsAndItsPeak) {
   const uint64_t Small = 4096, Large = 3 * 4096;
   void *P = L.allocate(Small);

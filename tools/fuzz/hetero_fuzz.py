@@ -56,10 +56,15 @@ MODES = {
     "sim1": {"LIBOMPTARGET_PLUGIN": "hetero", "HETERO_SIMULATE": "1",
              "HETERO_CHUNKS": "2"},
     "fallback": {"OMP_TARGET_OFFLOAD": "DISABLED"},
+    # Members of 512 KiB (eight 64 KiB granules): the programs' arrays often
+    # do not fit, so members evict between launches or leave launches to
+    # others.
+    "tight": {"LIBOMPTARGET_PLUGIN": "hetero", "HETERO_SIMULATE": "3",
+              "HETERO_SIMULATE_MEMORY": "512K"},
 }
 DEFAULT_MODES = ["cpu", "sim3", "sim3c3", "uneven"]
 # Modes whose statistics say whether kernels split (more than one member).
-SPLIT_MODES = ["sim3", "sim3c3", "uneven", "sim1"]
+SPLIT_MODES = ["sim3", "sim3c3", "uneven", "sim1", "tight"]
 
 # Subscript shapes that the known bug class (truncating casts and unsigned
 # wrap treated as exact arithmetic in the section analysis) is about.

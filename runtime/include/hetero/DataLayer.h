@@ -71,6 +71,7 @@ struct TransferStats {
 struct NodeBytes {
   uint64_t Held = 0;
   uint64_t Peak = 0;
+  uint64_t Evicted = 0; // given back to make room (DataLayer::newEpoch)
 };
 
 /// A buffer's hetero base address: its name.
@@ -152,7 +153,19 @@ public:
   Status translate(NodeId N, uintptr_t P, uintptr_t &Out);
 
   /// Makes [Lo, Hi) of buffer B valid on node N.
+  ///
+  /// Where N, holding buffers in part (NodeOps::backingGranule), has no
+  /// room for the granules, it evicts: buffers it holds that nothing has
+  /// used there since the last newEpoch() (this launch), least recently
+  /// used first, each whole. Bytes only N holds are copied to the host
+  /// first; what ran ahead on N, and copies in lanes that read the victim
+  /// there, are waited for. Then NoRoom only if that was not enough.
   Status makeValid(NodeId N, BufferId B, uint64_t Lo, uint64_t Hi);
+  /// A launch begins: what the previous ones used may be evicted now.
+  void newEpoch();
+  /// This launch will use these buffers on N: none of them is evicted there
+  /// to make room for another (called before making them valid one by one).
+  void willUse(NodeId N, const std::vector<BufferId> &Ids);
   /// Records that node N wrote [Lo, Hi) of B: valid there, stale elsewhere.
   void markWritten(NodeId N, BufferId B, uint64_t Lo, uint64_t Hi);
   /// The bytes of B valid on node N.
@@ -304,6 +317,9 @@ private:
   /// Holds [Lo, Hi) of B's storage on N (after ensureStorage), in N's
   /// backing granules: NoRoom when N cannot (NodeOps::backingGranule).
   Status backLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
+  /// Makes room for Bytes more on N by eviction (makeValid()); an error
+  /// only when a copy or what ran ahead failed.
+  Status evictLocked(NodeId N, uint64_t Bytes);
   /// The bytes of B's storage N holds (for HETERO_STATS).
   uint64_t heldBytes(NodeId N, const Buffer &B) const;
   Status translateLocked(NodeId N, uintptr_t P, uintptr_t &Out);
@@ -404,6 +420,7 @@ private:
   void holdBytes(NodeId N, uint64_t Size, bool Grow);
   NodeId Home = HostNode;
   std::vector<NodeId> Spread;
+  uint64_t Epoch = 1; // newEpoch()
   mutable std::mutex Mutex;
   /// loadRange() answers kept per buffer (the windows of a few share
   /// choices, a few buffers each).

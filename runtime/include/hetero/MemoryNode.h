@@ -53,6 +53,11 @@ public:
   /// Holds [Lo, Hi) of storage Ptr (granule-aligned, not held before);
   /// false when the node has no room for it.
   virtual bool back(void *Ptr, uint64_t Lo, uint64_t Hi);
+  /// Gives back what back() held of [Lo, Hi) of storage Ptr (the ranges
+  /// given are whole ranges back() was called for, or unions of them); the
+  /// bytes there are lost. False, nothing given back, where the node cannot
+  /// (storage held whole).
+  virtual bool unback(void *Ptr, uint64_t Lo, uint64_t Hi) { return false; }
   /// The most bytes this node holds (a GPU's memory, a part's share of it);
   /// 0 when not known or not bounded.
   virtual uint64_t capacity() const { return 0; }
@@ -179,6 +184,9 @@ public:
   static constexpr uint64_t Granule = 64 << 10;
   uint64_t backingGranule() const override { return Granule; }
   bool back(void *Ptr, uint64_t Lo, uint64_t Hi) override;
+  /// The bytes given back are overwritten (0xA5), so that a data layer that
+  /// reads what it evicted gets wrong answers in the simulated runs.
+  bool unback(void *Ptr, uint64_t Lo, uint64_t Hi) override;
   uint64_t capacity() const override { return Capacity; }
   bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
                     size_t Size) override;
