@@ -228,9 +228,12 @@ void Engine::updateHome() {
   WholeChoice C =
       Decide.wholeOrder(Members, [&](size_t M) { return !Members[M].Failed; });
   Layer.setHomeNode(C.Order.empty() ? HostNode : Members[C.Order[0]].Node);
-  std::vector<NodeId> Accelerators; // in the order chunks are cut
+  // The accelerators split launches use (HETERO_MEMBERS' listed ones; none
+  // when HETERO_MEMBER pins launches), in the order chunks are cut.
+  std::vector<NodeId> Accelerators;
   for (const Member &M : Members)
-    if (M.Kind != MemberKind::CpuPool && !M.Failed)
+    if (M.Kind != MemberKind::CpuPool && !M.Failed && Config.Member.empty() &&
+        Config.weightOf(M.name(), 1) > 0)
       Accelerators.push_back(M.Node);
   Layer.setSpreadNodes(std::move(Accelerators));
 }
