@@ -775,8 +775,16 @@ Status DataLayer::acquireWhole(NodeId N, std::vector<uintptr_t> &Args,
     return S;
   Touched.clear();
   std::vector<Buffer *> All = closure(Args);
-  for (Buffer *B : All) // none of them makes room for another
+  uint64_t Whole = 0;
+  for (Buffer *B : All) { // none of them makes room for another
     B->UsedAt[N] = Epoch;
+    Whole += B->External ? 0 : B->Size;
+  }
+  // More than the node holds: nothing is moved (or evicted) for it.
+  if (uint64_t Room = Nodes[N]->capacity(); Room && Whole > Room)
+    return Status::error(StatusCode::NoRoom,
+                         Nodes[N]->name() + " cannot hold " +
+                             std::to_string(Whole) + " more bytes");
   for (Buffer *B : All) {
     Touched.push_back(B->Base);
     if (B->HostResident)

@@ -182,10 +182,19 @@ void DataLayer::willUse(NodeId N, const std::vector<BufferId> &Ids) {
 
 Status DataLayer::evictLocked(NodeId N, uint64_t Bytes) {
   std::vector<Buffer *> Victims;
-  for (auto &[Base, B] : Buffers)
-    if (!B->External && B->UsedAt[N] < Epoch && B->NodePtr[N] &&
-        !B->Backed[N].empty())
+  uint64_t Kept = 0; // what this launch uses there
+  for (auto &[Base, B] : Buffers) {
+    if (B->External || !B->NodePtr[N])
+      continue;
+    if (B->UsedAt[N] == Epoch)
+      Kept += heldBytes(N, *B);
+    else if (!B->Backed[N].empty())
       Victims.push_back(B.get());
+  }
+  // Where even all of the node would not hold this launch's data with the
+  // request, eviction would only write back what later launches reload.
+  if (uint64_t Room = Nodes[N]->capacity(); Room && Kept + Bytes > Room)
+    return Status();
   std::sort(Victims.begin(), Victims.end(),
             [&](Buffer *X, Buffer *Y) { return X->UsedAt[N] < Y->UsedAt[N]; });
   uint64_t Freed = 0;

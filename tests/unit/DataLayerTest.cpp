@@ -542,9 +542,44 @@ TEST(DataLayerEviction, LeastRecentlyUsedGoesAndDirtyBytesGoHomeFirst) {
   EXPECT_EQ(S.code(), StatusCode::NoRoom);
   EXPECT_TRUE(L.validOn(A, Id(PX)).contains(0, G));
   EXPECT_TRUE(L.validOn(A, Id(PZ)).contains(0, G));
+  // Nothing was evicted for it: it could not have made room.
+  EXPECT_EQ(L.heldBytes()[A].Evicted, 2 * G);
+  // A request larger than the node evicts nothing either.
+  L.newEpoch();
+  void *Big = L.allocate(3 * G);
+  EXPECT_EQ(L.makeValid(A, Id(Big), 0, 3 * G).code(), StatusCode::NoRoom);
+  EXPECT_TRUE(L.validOn(A, Id(PX)).contains(0, G));
+  EXPECT_EQ(L.heldBytes()[A].Evicted, 2 * G);
+  EXPECT_TRUE(L.release(Big));
   EXPECT_TRUE(L.release(PX));
   EXPECT_TRUE(L.release(PY));
   EXPECT_TRUE(L.release(PZ));
+}
+
+// A whole launch whose buffers together exceed the node is refused before
+// anything moves or is evicted for it.
+TEST(DataLayerEviction, AWholeLaunchLargerThanTheNodeMovesNothing) {
+  const uint64_t G = SimulatedNodeOps::Granule;
+  DataLayer L;
+  NodeId A = L.addNode(std::make_unique<SimulatedNodeOps>(0, 2 * G));
+  std::vector<char> V(G, 5);
+  std::vector<uintptr_t> Args;
+  for (int I = 0; I < 3; ++I) {
+    void *P = L.allocate(G);
+    ASSERT_TRUE(L.write(P, V.data(), G));
+    Args.push_back(reinterpret_cast<uintptr_t>(P));
+  }
+  L.newEpoch();
+  std::vector<uintptr_t> NodeArgs = Args;
+  std::vector<BufferId> Touched;
+  EXPECT_EQ(L.acquireWhole(A, NodeArgs, Touched).code(), StatusCode::NoRoom);
+  EXPECT_EQ(L.stats().BytesH2D, 0u);
+  EXPECT_EQ(L.heldBytes()[A].Held, 0u);
+  NodeArgs.pop_back(); // two fit
+  ASSERT_TRUE(L.acquireWhole(A, NodeArgs, Touched));
+  EXPECT_EQ(L.stats().BytesH2D, 2 * G);
+  for (uintptr_t P : Args)
+    EXPECT_TRUE(L.release(reinterpret_cast<void *>(P)));
 }
 
 TEST_F(Fixture, EachNodeCountsTheStorageItHoldsAndItsPeak) {
