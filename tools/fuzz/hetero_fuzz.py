@@ -62,7 +62,7 @@ MODES = {
     "tight": {"LIBOMPTARGET_PLUGIN": "hetero", "HETERO_SIMULATE": "3",
               "HETERO_SIMULATE_MEMORY": "512K"},
 }
-DEFAULT_MODES = ["cpu", "sim3", "sim3c3", "uneven"]
+DEFAULT_MODES = ["cpu", "sim3", "sim3c3", "uneven", "tight"]
 # Modes whose statistics say whether kernels split (more than one member).
 SPLIT_MODES = ["sim3", "sim3c3", "uneven", "sim1", "tight"]
 
