@@ -7,6 +7,7 @@
 
 #include "PluginInterface.h"
 #include "omptarget.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <iterator>
@@ -68,7 +69,7 @@ void *CudaNodeOps::allocate(size_t Size) {
 }
 
 bool CudaNodeOps::back(void *Ptr, uint64_t Lo, uint64_t Hi) {
-  uint64_t Bytes = (Hi - Lo + Granule - 1) / Granule * Granule;
+  uint64_t Bytes = llvm::alignTo(Hi - Lo, Granule);
   {
     std::lock_guard<std::mutex> Lock(SizesMutex);
     if (!Reserved.count(Ptr))

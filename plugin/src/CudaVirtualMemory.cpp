@@ -5,6 +5,8 @@
 // functions are looked up below, whichever way the cuda plugin was built).
 #include "dynamic_cuda/cuda.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <dlfcn.h>
 
 namespace hetero {
@@ -137,9 +139,8 @@ void *CudaVirtualMemory::reserve(int Device, uint64_t Size) {
     return nullptr;
   Current In(*Api, S.Context);
   CUdeviceptr P = 0;
-  uint64_t Rounded = (Size + S.Granule - 1) / S.Granule * S.Granule;
-  if (!In.Ok ||
-      Api->AddressReserve(&P, Rounded, S.Granule, 0, 0) != CUDA_SUCCESS)
+  if (!In.Ok || Api->AddressReserve(&P, llvm::alignTo(Size, S.Granule),
+                                    S.Granule, 0, 0) != CUDA_SUCCESS)
     return nullptr;
   return reinterpret_cast<void *>(P);
 }
@@ -153,7 +154,7 @@ bool CudaVirtualMemory::map(int Device, void *Ptr, uint64_t Lo, uint64_t Hi,
   Current In(*Api, S.Context);
   if (!In.Ok)
     return false;
-  Hi = (Hi + S.Granule - 1) / S.Granule * S.Granule;
+  Hi = llvm::alignTo(Hi, S.Granule);
   CUmemAllocationProp Prop = deviceMemory(Device);
   CUmemGenericAllocationHandle Handle = 0;
   if (Api->Create(&Handle, Hi - Lo, &Prop, 0) != CUDA_SUCCESS)
@@ -191,8 +192,8 @@ void CudaVirtualMemory::free(int Device, void *Ptr, uint64_t Size) {
   std::lock_guard<std::mutex> Lock(Mutex);
   DeviceState &S = state(Device);
   Current In(*Api, S.Context);
-  uint64_t Rounded = (Size + S.Granule - 1) / S.Granule * S.Granule;
-  Api->AddressFree(reinterpret_cast<CUdeviceptr>(Ptr), Rounded);
+  Api->AddressFree(reinterpret_cast<CUdeviceptr>(Ptr),
+                   llvm::alignTo(Size, S.Granule));
 }
 
 } // namespace hetero
