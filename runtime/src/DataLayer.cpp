@@ -76,6 +76,8 @@ void DataLayer::growNodeVectors(Buffer &B) {
   B.Queued.resize(Nodes.size());
   B.Backed.resize(Nodes.size());
   B.UsedAt.resize(Nodes.size(), 0);
+  B.UsedRanges.resize(Nodes.size());
+  B.UsedRangesAt.resize(Nodes.size(), 0);
 }
 
 BufferInfo DataLayer::infoOf(const Buffer &B) {
@@ -586,7 +588,7 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
 Status DataLayer::makeValidLocked(NodeId N, Buffer &B, uint64_t Lo,
                                   uint64_t Hi) {
   Hi = std::min(Hi, B.Size);
-  B.UsedAt[N] = Epoch; // kept there for this launch (evictLocked)
+  noteUseLocked(N, B, Lo, Hi); // kept there for this launch (evictLocked)
   if (B.Valid[N].contains(Lo, Hi))
     return Status();
   if (Status S = ensureStorage(N, B); !S)

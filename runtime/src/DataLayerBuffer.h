@@ -38,6 +38,11 @@ struct DataLayer::Buffer {
   std::vector<RangeSet> Backed;
   /// Per node: the epoch (DataLayer::newEpoch) it was last used there.
   std::vector<uint64_t> UsedAt;
+  /// Per node with a backing granule: the ranges made valid or held there
+  /// in epoch UsedRangesAt (this launch's, when it is the current one):
+  /// eviction keeps their blocks and may take the rest of the buffer.
+  std::vector<RangeSet> UsedRanges;
+  std::vector<uint64_t> UsedRangesAt;
   /// Offset -> hetero address stored there.
   std::map<uint64_t, uintptr_t> PointerSlots;
   /// loadRange()'s answers since the buffer was last written: (offset,

@@ -144,27 +144,75 @@ uint64_t DataLayer::heldBytes(NodeId N, const Buffer &B) const {
   return Nodes[N]->backingGranule() ? B.Backed[N].bytes() : B.Size;
 }
 
-Status DataLayer::backLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
+uint64_t DataLayer::evictionBlock(NodeId N) const {
+  return Nodes[N]->backingBlock();
+}
+
+void DataLayer::noteUseLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
   B.UsedAt[N] = Epoch;
+  if (!Nodes[N]->backingGranule() || Lo >= Hi)
+    return;
+  if (B.UsedRangesAt[N] != Epoch) {
+    B.UsedRanges[N].clear();
+    B.UsedRangesAt[N] = Epoch;
+  }
+  B.UsedRanges[N].insert(Lo, Hi);
+}
+
+Status DataLayer::backLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
+  noteUseLocked(N, B, Lo, Hi);
   uint64_t G = Nodes[N]->backingGranule();
   if (!G || B.External || Lo >= Hi)
     return Status();
   Lo = Lo / G * G;
   Hi = std::min((Hi + G - 1) / G * G, B.Size); // a small buffer: its size
-  for (const Range &R : B.Backed[N].missing(Lo, Hi)) {
-    bool Held = Nodes[N]->back(B.NodePtr[N], R.Lo, R.Hi);
-    if (!Held) {
-      if (Status S = evictLocked(N, R.Hi - R.Lo); !S)
-        return S;
-      Held = Nodes[N]->back(B.NodePtr[N], R.Lo, R.Hi);
-    }
-    if (!Held)
+  // One back() per block at most, so that eviction can give back the
+  // blocks a launch does not use (NodeOps::unback takes whole ranges).
+  // Eviction is asked for all that is still missing, so that it refuses
+  // (evicting nothing) what the node cannot hold at all; a refusal gives
+  // back what this call held.
+  uint64_t Block = evictionBlock(N);
+  std::vector<Range> Missing = B.Backed[N].missing(Lo, Hi);
+  uint64_t Left = 0;
+  for (const Range &M : Missing)
+    Left += M.Hi - M.Lo;
+  // What cannot fit even after eviction is refused before anything is held.
+  uint64_t Room = Nodes[N]->capacity();
+  auto Over = [&] { return Room && Held[size_t(N)].Held + Left > Room; };
+  if (Over()) {
+    if (Status S = evictLocked(N, Left); !S)
+      return S;
+    if (Over())
       return Status::error(StatusCode::NoRoom,
                            Nodes[N]->name() + " cannot hold " +
-                               std::to_string(R.Hi - R.Lo) + " more bytes");
-    B.Backed[N].insert(R.Lo, R.Hi);
-    holdBytes(N, R.Hi - R.Lo, true);
+                               std::to_string(Left) + " more bytes");
   }
+  std::vector<Range> Took;
+  for (const Range &M : Missing)
+    for (uint64_t At = M.Lo; At < M.Hi;) {
+      uint64_t End = std::min(M.Hi, (At / Block + 1) * Block);
+      bool Held = Nodes[N]->back(B.NodePtr[N], At, End);
+      if (!Held) {
+        if (Status S = evictLocked(N, Left); !S)
+          return S;
+        Held = Nodes[N]->back(B.NodePtr[N], At, End);
+      }
+      if (!Held) {
+        for (const Range &T : Took) {
+          Nodes[N]->unback(B.NodePtr[N], T.Lo, T.Hi);
+          B.Backed[N].erase(T.Lo, T.Hi);
+          holdBytes(N, T.Hi - T.Lo, false);
+        }
+        return Status::error(StatusCode::NoRoom,
+                             Nodes[N]->name() + " cannot hold " +
+                                 std::to_string(Left) + " more bytes");
+      }
+      B.Backed[N].insert(At, End);
+      holdBytes(N, End - At, true);
+      Took.push_back({At, End});
+      Left -= End - At;
+      At = End;
+    }
   return Status();
 }
 
@@ -173,33 +221,69 @@ void DataLayer::newEpoch() {
   ++Epoch;
 }
 
-void DataLayer::willUse(NodeId N, const std::vector<BufferId> &Ids) {
+void DataLayer::willUse(
+    NodeId N, const std::vector<std::pair<BufferId, RangeSet>> &Ranges) {
   Lock L(Mutex);
-  for (BufferId Id : Ids)
-    if (Buffer *B = byId(Id))
+  for (const auto &[Id, Used] : Ranges)
+    if (Buffer *B = byId(Id)) {
       B->UsedAt[N] = Epoch;
+      for (const Range &R : Used.ranges())
+        noteUseLocked(N, *B, R.Lo, std::min(R.Hi, B->Size));
+    }
+}
+
+RangeSet DataLayer::evictableLocked(NodeId N, const Buffer &B) const {
+  RangeSet Out;
+  if (B.UsedAt[N] != Epoch) {
+    Out = B.Backed[N];
+    return Out;
+  }
+  if (B.UsedRangesAt[N] != Epoch)
+    return Out; // used whole this launch (willUse), ranges not yet known
+  // The blocks this launch has not touched.
+  uint64_t Block = evictionBlock(N);
+  RangeSet Keep;
+  for (const Range &R : B.UsedRanges[N].ranges())
+    Keep.insert(R.Lo / Block * Block, (R.Hi + Block - 1) / Block * Block);
+  for (const Range &R : B.Backed[N].ranges())
+    for (const Range &Free : Keep.missing(R.Lo, R.Hi))
+      Out.insert(Free.Lo, Free.Hi);
+  return Out;
 }
 
 Status DataLayer::evictLocked(NodeId N, uint64_t Bytes) {
-  std::vector<Buffer *> Victims;
+  struct Victim {
+    Buffer *B;
+    RangeSet Ranges;
+  };
+  std::vector<Victim> Victims;
   uint64_t Kept = 0; // what this launch uses there
   for (auto &[Base, B] : Buffers) {
     if (B->External || !B->NodePtr[N])
       continue;
+    RangeSet Free;
+    if (!B->Backed[N].empty())
+      Free = evictableLocked(N, *B);
+    uint64_t FreeBytes = Free.bytes();
     if (B->UsedAt[N] == Epoch)
-      Kept += heldBytes(N, *B);
-    else if (!B->Backed[N].empty())
-      Victims.push_back(B.get());
+      Kept += heldBytes(N, *B) - FreeBytes;
+    if (FreeBytes)
+      Victims.push_back({B.get(), std::move(Free)});
   }
   // Where even all of the node would not hold this launch's data with the
   // request, eviction would only write back what later launches reload.
   if (uint64_t Room = Nodes[N]->capacity(); Room && Kept + Bytes > Room)
     return Status();
+  // Least recently used first; the unused blocks of this launch's buffers
+  // last (their UsedAt is this epoch).
   std::sort(Victims.begin(), Victims.end(),
-            [&](Buffer *X, Buffer *Y) { return X->UsedAt[N] < Y->UsedAt[N]; });
+            [&](const Victim &X, const Victim &Y) {
+              return std::make_pair(X.B->UsedAt[N], X.B->Base) <
+                     std::make_pair(Y.B->UsedAt[N], Y.B->Base);
+            });
   uint64_t Freed = 0;
   bool Settled = false;
-  for (Buffer *V : Victims) {
+  for (Victim &V : Victims) {
     if (Freed >= Bytes)
       break;
     if (!Settled) { // nothing in flight reads or writes N's storage
@@ -209,22 +293,22 @@ Status DataLayer::evictLocked(NodeId N, uint64_t Bytes) {
         return S;
       Settled = true;
     }
-    if (Status S = settleLaneReadersLocked(N, V->Base, 0, V->Size); !S)
-      return S;
-    for (const Range &R : validOnlyOnLocked(N, *V).ranges())
-      if (Status S = makeValidLocked(HostNode, *V, R.Lo, R.Hi); !S)
+    for (const Range &R : V.Ranges.ranges()) {
+      if (Freed >= Bytes && V.B->UsedAt[N] == Epoch)
+        break; // of a buffer in use: no more than needed
+      if (Status S = settleLaneReadersLocked(N, V.B->Base, R.Lo, R.Hi); !S)
         return S;
-    bool Given = true;
-    for (const Range &R : V->Backed[N].ranges())
-      Given = Nodes[N]->unback(V->NodePtr[N], R.Lo, R.Hi) && Given;
-    if (!Given)
-      continue; // held whole (a GPU's small buffer): it stays
-    uint64_t Dropped = V->Backed[N].bytes();
-    V->Valid[N].clear();
-    V->Backed[N].clear();
-    holdBytes(N, Dropped, false);
-    Held[static_cast<size_t>(N)].Evicted += Dropped;
-    Freed += Dropped;
+      for (const Range &Only : validOnlyOnLocked(N, *V.B, R.Lo, R.Hi).ranges())
+        if (Status S = makeValidLocked(HostNode, *V.B, Only.Lo, Only.Hi); !S)
+          return S;
+      if (!Nodes[N]->unback(V.B->NodePtr[N], R.Lo, R.Hi))
+        break; // held whole (a GPU's small buffer): it stays
+      V.B->Valid[N].erase(R.Lo, R.Hi);
+      V.B->Backed[N].erase(R.Lo, R.Hi);
+      holdBytes(N, R.Hi - R.Lo, false);
+      Held[static_cast<size_t>(N)].Evicted += R.Hi - R.Lo;
+      Freed += R.Hi - R.Lo;
+    }
   }
   return Status();
 }

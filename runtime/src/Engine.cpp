@@ -238,6 +238,99 @@ void Engine::updateHome() {
   Layer.setSpreadNodes(std::move(Accelerators));
 }
 
+std::vector<size_t>
+Engine::roomTakers(const std::vector<Share> &Offered) const {
+  std::vector<size_t> Out;
+  for (bool Cpu : {true, false})
+    for (const Share &S : Offered)
+      if ((Members[S.Member].Kind == MemberKind::CpuPool) == Cpu &&
+          !Members[S.Member].Failed)
+        Out.push_back(S.Member);
+  return Out;
+}
+
+void Engine::capOneMember(const std::string &Key, const LaunchRequest &R,
+                          const std::vector<Share> &Shares) {
+  if (Shares.size() != 1 || Room.any(Key) || !R.TripCount ||
+      !RoomChecked.insert(Key).second)
+    return;
+  const Member &M = Members[Shares[0].Member];
+  uint64_t Capacity = Layer.capacity(M.Node);
+  if (!Capacity)
+    return;
+  uint64_t Reach = 0;
+  for (const BufferInfo &B : Layer.kernelBuffers(R.Args))
+    Reach += B.Size;
+  // As LaunchRun::learnRoom: a tenth of the node for the rest.
+  if (Reach > Capacity)
+    Room.learn(Key, Shares[0].Member,
+               0.9 * static_cast<double>(Capacity) /
+                   static_cast<double>(Reach));
+}
+
+Engine::RoundsOutcome
+Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
+                       const std::string &Key, const std::vector<Share> &Shares,
+                       const std::vector<size_t> &Takers, std::string &Reason) {
+  uint64_t Total = R.TripCount;
+  if (!Total) {
+    Reason = "no member's memory holds its data, and its trip count is "
+             "not known for rounds";
+    return RoundsOutcome::NotRun;
+  }
+  uint64_t Done = 0, Rounds = 0;
+  for (int Lowered = 0; Done < Total;) {
+    RoomCaps::Applied Fit = Room.apply(Key, Shares, Takers, MemberNames);
+    double Held = 1 - Fit.Overflow;
+    auto Step = std::max<uint64_t>(
+        1, static_cast<uint64_t>(Held * static_cast<double>(Total)));
+    uint64_t Hi = std::min(Total, Done + Step);
+    Layer.newEpoch(); // what the last round used may be evicted now
+    LaunchRun Part(*this, R, Rec);
+    Part.allowRoomCaps(Key, Takers);
+    Part.setWindow(Done, Hi);
+    LaunchRun::Outcome O = Part.split(Fit.Shares, Reason);
+    if (O == LaunchRun::Outcome::Failed)
+      return RoundsOutcome::Failed;
+    if (O == LaunchRun::Outcome::Done) {
+      Done = Hi;
+      ++Rounds;
+      continue;
+    }
+    if (Part.roomLearned() && ++Lowered < 32)
+      continue; // a smaller round
+    if (!Done)
+      return RoundsOutcome::NotRun;
+    // Part of it ran: the rest runs on the CPU pool, in place (it must not
+    // run again whole).
+    auto Cpu =
+        std::find_if(Members.begin(), Members.end(), [](const Member &M) {
+          return M.Kind == MemberKind::CpuPool && !M.Failed;
+        });
+    std::string Why = Reason;
+    if (Cpu != Members.end()) {
+      Layer.newEpoch();
+      LaunchRun Rest(*this, R, Rec);
+      Rest.setWindow(Done, Total);
+      O = Rest.split({{static_cast<size_t>(Cpu - Members.begin()), 1}}, Why);
+      if (O == LaunchRun::Outcome::Done) {
+        warning("kernel %s: the members' memory held no further round; the "
+                "CPU pool ran its last %llu iterations",
+                R.Kernel->shown().c_str(),
+                static_cast<unsigned long long>(Total - Done));
+        ++Rounds;
+        break;
+      }
+    }
+    error("kernel %s: %llu of its %llu iterations ran in rounds, then: %s",
+          R.Kernel->shown().c_str(), static_cast<unsigned long long>(Done),
+          static_cast<unsigned long long>(Total), Why.c_str());
+    return RoundsOutcome::Failed;
+  }
+  Rec.Rounds = Rounds;
+  return RoundsOutcome::Done;
+}
+
 bool Engine::launch(const LaunchRequest &R) {
   std::lock_guard<std::mutex> Lock(LaunchMutex);
   const KernelTraits &K = *R.Kernel;
@@ -263,34 +356,69 @@ bool Engine::launch(const LaunchRequest &R) {
     Key = ShareModel::key(K.Name, R.TripCount);
     std::vector<Share> Offered = Shares;
     Shares = Measured.shares(Key, Members, Shares, SharesNote, R.TripCount);
+    // Members whose memory holds less than their share keep what it holds
+    // (RoomCaps.h).
+    std::vector<size_t> Takers = roomTakers(Offered);
+    capOneMember(Key, R, Shares);
+    RoomCaps::Applied Fit = Room.apply(Key, Shares, Takers, MemberNames);
+    if (!Fit.Note.empty()) {
+      Shares = Fit.Shares;
+      SharesNote += (SharesNote.empty() ? "" : " ") + Fit.Note;
+    }
     pickGrids(Key, Shares, R.TripCount);
     if (Shares.size() == 1 && Offered.size() > 1) {
-      // The model found one member faster alone: one chunk there, not a
-      // whole launch, so that its reductions go through the member's
-      // partial slots in the kernel's stream where a whole launch copies
-      // the variable up and back synchronously (CG's dots on an H200: 8 to
-      // 17 us up, 12 down, of a 50 us launch). The members it was offered
-      // take over when it fails; a whole launch there when it has no room.
+      // The model found one member faster alone (or the others' memory
+      // holds none of it): one chunk there, not a whole launch, so that its
+      // reductions go through the member's partial slots in the kernel's
+      // stream where a whole launch copies the variable up and back
+      // synchronously (CG's dots on an H200: 8 to 17 us up, 12 down, of a
+      // 50 us launch). The members it was offered take over when it fails;
+      // a whole launch there when it has no room.
       Reason = "measured shares: " + SharesNote;
       Alone = Shares.front().Member;
     }
     Rec.Shares = SharesNote;
     Sharing.reset();
-    LaunchRun Split(*this, R, Rec);
-    if (mayRunAhead(Key, K, Shares))
-      Split.allowRunAhead(Key);
-    Outcome =
-        Split.split(Shares, Reason,
-                    Alone < Members.size() ? Offered : std::vector<Share>());
-    // Copies queued for chunks that then did not start go now, before a
-    // later launch can write what they read (Backend::issueHeld); after
-    // posted starts, once those were issued (issuePosted).
-    if (Split.posted())
-      LastPosted = true;
-    else if (LastPosted)
-      issuePosted(); // drains what was posted, then issues what is held
-    else
+    if (Fit.Overflow > 0 && !Shares.empty()) {
+      issuePosted();
+      RoundsOutcome O = launchInRounds(R, Rec, Key, Shares, Takers, Reason);
+      Outcome = O == RoundsOutcome::Done     ? LaunchRun::Outcome::Done
+                : O == RoundsOutcome::Failed ? LaunchRun::Outcome::Failed
+                                             : LaunchRun::Outcome::NotSplit;
       Back.issueHeld();
+    } else {
+      LaunchRun Split(*this, R, Rec);
+      if (mayRunAhead(Key, K, Shares))
+        Split.allowRunAhead(Key);
+      Split.allowRoomCaps(Key, Takers);
+      Outcome =
+          Split.split(Shares, Reason,
+                      Alone < Members.size() ? Offered : std::vector<Share>());
+      // Copies queued for chunks that then did not start go now, before a
+      // later launch can write what they read (Backend::issueHeld); after
+      // posted starts, once those were issued (issuePosted).
+      if (Split.posted())
+        LastPosted = true;
+      else if (LastPosted)
+        issuePosted(); // drains what was posted, then issues what is held
+      else
+        Back.issueHeld();
+      // Its caps were lowered and nobody takes the rest: the launch goes
+      // round (nothing of it ran).
+      if (Outcome == LaunchRun::Outcome::NotSplit && Split.roomLearned()) {
+        Fit = Room.apply(Key, Shares, Takers, MemberNames);
+        if (Fit.Overflow > 0 && !Fit.Shares.empty()) {
+          Rec = KernelStats::Launch();
+          Rec.Shares = SharesNote + " " + Fit.Note;
+          RoundsOutcome O =
+              launchInRounds(R, Rec, Key, Fit.Shares, Takers, Reason);
+          if (O != RoundsOutcome::NotRun)
+            Outcome = O == RoundsOutcome::Done ? LaunchRun::Outcome::Done
+                                               : LaunchRun::Outcome::Failed;
+          Back.issueHeld();
+        }
+      }
+    }
   }
   if (Outcome == LaunchRun::Outcome::NotSplit) {
     Rec = KernelStats::Launch();

@@ -27,6 +27,10 @@ void KernelStats::record(const std::string &Kernel, const Launch &L,
     ++R.OneLaunches;
   if (L.Owner)
     ++R.OwnerLaunches;
+  if (L.Rounds) {
+    ++R.RoundLaunches;
+    R.Rounds += L.Rounds;
+  }
   R.Needed += L.Needed;
   for (const auto &[Name, U] : L.Members) {
     auto M = R.Members.begin();
@@ -73,6 +77,9 @@ void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
       Tail += " one_launches=" + std::to_string(R.OneLaunches);
     if (R.OwnerLaunches)
       Tail += " owner_launches=" + std::to_string(R.OwnerLaunches);
+    if (R.RoundLaunches)
+      Tail += " round_launches=" + std::to_string(R.RoundLaunches) +
+              " rounds=" + std::to_string(R.Rounds);
     if (R.Needed)
       Tail += " bytes_needed=" + std::to_string(R.Needed);
     if (!R.Display.empty())

@@ -183,12 +183,18 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
   std::vector<double> Weights;
   for (const Share &S : Shares)
     Weights.push_back(S.Weight);
+  uint64_t From = Windowed ? std::min(WinLo, Total) : 0;
+  uint64_t To = Windowed ? std::min(WinHi, Total) : Total;
   std::vector<ChunkSpec> Cut =
-      splitIterations(Total, Weights, E.Config.Chunks, E.Config.MinChunk);
+      splitIterations(To - From, Weights, E.Config.Chunks, E.Config.MinChunk);
+  for (ChunkSpec &S : Cut) {
+    S.Lo += From;
+    S.Hi += From;
+  }
   // Boundaries where the data lives: one member may be left with all of it
   // (a halo row), and its one chunk then runs there, windowed.
   bool AllOnOne = false;
-  if (E.Config.OwnerCuts && Cut.size() > 1) {
+  if (E.Config.OwnerCuts && Cut.size() > 1 && !Windowed) {
     std::vector<NodeId> Nodes;
     for (const ChunkSpec &S : Cut)
       Nodes.push_back(member(Shares[S.Member].Member).Node);
@@ -209,8 +215,8 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
   // One chunk runs whole, unless the share model chose that one member
   // (Shares of one, offered several: see split()). None: every member left
   // (no room), and the launch runs whole.
-  if (Chunks.empty() ||
-      (Chunks.size() < 2 && (Total < 2 || !(OneChosen || AllOnOne)))) {
+  if (Chunks.empty() || (Chunks.size() < 2 && !Windowed &&
+                         (Total < 2 || !(OneChosen || AllOnOne)))) {
     Reason = Total < 2        ? "fewer than two iterations"
              : Chunks.empty() ? "no member left"
                               : "one member, one chunk";
@@ -255,23 +261,26 @@ Status LaunchRun::prepareSections(Chunk &C) {
   for (const BufferInfo &B : C.Sections->ReadAny ? Reachable : Externals)
     if (Status S = Layer.makeValid(Node, B.Id, 0, B.Size); !S)
       return S;
-  std::vector<BufferId> Used; // none of them makes room for another
-  for (const BufferAccess &A : C.Sections->Buffers)
-    Used.push_back(A.B.Id);
-  Layer.willUse(Node, Used);
+  // Write sections too: they over-approximate what the chunk writes, and
+  // afterwards they are valid on this node only.
+  std::vector<std::pair<BufferId, RangeSet>> Needs;
   for (const BufferAccess &A : C.Sections->Buffers) {
+    RangeSet Need = A.Read;
+    for (const Range &W : A.Write.ranges())
+      Need.insert(W.Lo, W.Hi);
+    Needs.emplace_back(A.B.Id, std::move(Need));
+  }
+  Layer.willUse(Node, Needs); // none of them makes room for another
+  for (size_t I = 0; I < Needs.size(); ++I) {
+    const BufferAccess &A = C.Sections->Buffers[I];
     if (E.Config.Stats)
       Rec.Needed += Layer.bytesMissing(Node, A.B.Id, A.Read);
-    // Write sections too: they over-approximate what the chunk writes, and
-    // afterwards they are valid on this node only. Copies queued in other
-    // members' lanes that read those bytes here land first.
-    RangeSet Need = A.Read;
-    for (const Range &W : A.Write.ranges()) {
-      Need.insert(W.Lo, W.Hi);
+    // Copies queued in other members' lanes that read the bytes the chunk
+    // writes here land first.
+    for (const Range &W : A.Write.ranges())
       if (Status S = Layer.beforeKernelWrites(Node, A.B.Id, W.Lo, W.Hi); !S)
         return S;
-    }
-    for (const Range &N : Need.ranges())
+    for (const Range &N : Needs[I].second.ranges())
       if (Status S = Layer.makeValid(Node, A.B.Id, N.Lo, N.Hi); !S)
         return S;
   }
@@ -697,9 +706,55 @@ Status LaunchRun::combineReductions() {
 }
 
 void LaunchRun::recordUsage() {
-  for (size_t M = 0; M < Usage.size(); ++M)
-    if (Usage[M].Iterations || Usage[M].BusySeconds > 0)
+  for (size_t M = 0; M < Usage.size(); ++M) {
+    if (!Usage[M].Iterations && Usage[M].BusySeconds <= 0)
+      continue;
+    auto Had = std::find_if(Rec.Members.begin(), Rec.Members.end(),
+                            [&](const auto &U) { return U.first == name(M); });
+    if (Had == Rec.Members.end()) {
       Rec.Members.push_back({name(M), Usage[M]});
+    } else { // an earlier round's
+      Had->second.Iterations += Usage[M].Iterations;
+      Had->second.BusySeconds += Usage[M].BusySeconds;
+    }
+  }
+}
+
+bool LaunchRun::learnRoom(size_t M) {
+  NodeId Node = member(M).Node;
+  uint64_t Room = Layer.capacity(Node);
+  if (!Room) // the host's memory: the CPU pool computes in place
+    return false;
+  uint64_t Total = 0, Mine = 0, Need = 0;
+  for (const Chunk &C : Chunks) {
+    Total += C.Hi - C.Lo;
+    if (C.Member != M || !C.Sections)
+      continue;
+    Mine += C.Hi - C.Lo;
+    for (const BufferAccess &A : C.Sections->Buffers) {
+      RangeSet Spans = A.Read;
+      for (const Range &W : A.Write.ranges())
+        Spans.insert(W.Lo, W.Hi);
+      Need += Spans.bytes();
+    }
+  }
+  // Fractions of the whole launch (a round cuts part of it).
+  uint64_t Launch = Windowed ? R.TripCount : Total;
+  if (!Launch || !Mine)
+    return false;
+  double Share = static_cast<double>(Mine) / static_cast<double>(Launch);
+  // A tenth of the node for what else its chunks hold (externals, other
+  // kernels' buffers not yet evicted, granule rounding).
+  double Fits = Share * 0.9 * static_cast<double>(Room) /
+                static_cast<double>(std::max<uint64_t>(Need, 1));
+  double Had = std::min(Share, E.Room.cap(RoomKey, M));
+  if (Fits >= Had)
+    Fits = Had / 2; // it needed more than its sections
+  E.Room.learn(RoomKey, M, Fits);
+  if (E.Room.cap(RoomKey, M) <= 0 || Fits * static_cast<double>(Launch) < 1)
+    return false; // it leaves: its share goes elsewhere
+  RoomLearned = true;
+  return true;
 }
 
 //===--- The two shapes of a launch --------------------------------------===//
@@ -759,6 +814,23 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
     // Any other failure to make its data valid there (a copy that failed)
     // also leaves the member out of this launch, with what happened.
     size_t M = NoRoom->Member;
+    // A member that can hold part of its share keeps that part (RoomCaps.h).
+    if (Prepared.code() == StatusCode::NoRoom && !RoomKey.empty() &&
+        learnRoom(M)) {
+      RoomCaps::Applied Fit =
+          E.Room.apply(RoomKey, Shares, RoomTakers, E.MemberNames);
+      if (Windowed || Fit.Overflow > 0 || Fit.Shares.empty()) {
+        // Nothing has run: the engine goes round with the caps as they are.
+        Reason = "no room on " + name(M) + " for its share";
+        return CopiesLanded() ? Outcome::NotSplit : Outcome::Failed;
+      }
+      Shares = std::move(Fit.Shares);
+      // The caps left one member: its one chunk runs as a chunk, in place.
+      OneChosen = OneChosen || Shares.size() == 1;
+      // What this attempt noted as used there (DataLayer::willUse) may go.
+      Layer.newEpoch();
+      continue;
+    }
     if (Prepared.code() == StatusCode::NoRoom)
       warning("kernel %s: %s has no room for its chunks' data; the other "
               "members take its iterations",
@@ -775,6 +847,9 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
     Shares.erase(std::remove_if(Shares.begin(), Shares.end(),
                                 [M](const Share &S) { return S.Member == M; }),
                  Shares.end());
+    // One member left of several: its one chunk runs as a chunk there.
+    OneChosen = OneChosen || Shares.size() == 1;
+    Layer.newEpoch();
   }
   if (!CopiesLanded())
     return Outcome::Failed;

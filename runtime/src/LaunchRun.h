@@ -48,6 +48,22 @@ public:
   }
   /// Whether its chunks were posted to the start threads (postStarts).
   bool posted() const { return Posted; }
+  /// A member without room for its chunks' data gets a cap under Key
+  /// (RoomCaps.h) and the split goes on with the caps applied, Takers
+  /// taking what capped members cannot, instead of leaving that member out.
+  void allowRoomCaps(std::string Key, std::vector<size_t> Takers) {
+    RoomKey = std::move(Key);
+    RoomTakers = std::move(Takers);
+  }
+  /// Cuts only iterations [Lo, Hi) of the launch (a round: Engine.h), one
+  /// chunk being enough. A member without room then leaves nothing run:
+  /// split() says NotSplit and roomLearned() that its cap was lowered.
+  void setWindow(uint64_t Lo, uint64_t Hi) {
+    Windowed = true;
+    WinLo = Lo;
+    WinHi = Hi;
+  }
+  bool roomLearned() const { return RoomLearned; }
 
 private:
   struct Chunk {
@@ -88,6 +104,14 @@ private:
   bool RunAhead = false;
   bool Posted = false;
   std::string GridKey;
+  std::string RoomKey;
+  std::vector<size_t> RoomTakers;
+  bool Windowed = false, RoomLearned = false;
+  uint64_t WinLo = 0, WinHi = 0;
+  /// Member M's chunks found no room: lowers its cap from its capacity
+  /// against the bytes its chunks' sections span. False when it cannot
+  /// (no capacity known, or less than an iteration would fit).
+  bool learnRoom(size_t M);
 
   const Member &member(size_t M) const { return E.Members[M]; }
   const std::string &name(size_t M) const { return E.MemberNames[M]; }

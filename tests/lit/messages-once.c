@@ -1,7 +1,8 @@
 // What a run says is said once: HETERO_INFO=1 gives a line per kernel (and
 // again when what runs it changes), HETERO_INFO=2 a line per launch; a
-// warning that would come at every launch (a member without room for its
-// chunks) comes once, and the end of the run says how often it came again.
+// warning that would come at every launch (a member without room for a
+// kernel's data) comes once, and the end of the run says how often it came
+// again.
 // Every line starts with "hetero: ".
 // RUN: %clang-hetero %s -o %t
 // RUN: env HETERO_DISABLE_CUDA=1 HETERO_SIMULATE=2 HETERO_SIMULATE_MEMORY=100K HETERO_INFO=1 %compare-fallback %t 2>%t.one | %FileCheck %s
@@ -11,11 +12,16 @@
 // Every line hetero prints says it is hetero's (the pool's topology too).
 // RUN: %not grep -v "^hetero: " %t.two
 // CHECK: sweeps: ok
-// ONE-COUNT-1: hetero: warning: kernel {{.*}}: sim:{{[01]}} has no room for its chunks' data; the other members take its iterations
-// ONE-COUNT-1: hetero: launch {{.*}} on cpu (whole kernel: fallback), not split: no room on sim:
+// The stencil: its members hold none of it (RoomCaps.h), said once; the
+// CPU pool runs it, one line. The scatter runs whole and fits on neither
+// member at any launch: said once a member, then counted.
+// ONE-COUNT-2: hetero: warning: kernel {{.*}}: sim:{{[01]}} has no room for its chunks' data; the other members take its iterations
+// ONE-NEXT: hetero: launch {{.*}} split: cpu:39998
+// ONE-COUNT-2: hetero: warning: kernel {{.*}} does not fit on sim:{{[01]}}
+// ONE-NEXT: hetero: launch {{.*}} on cpu (whole kernel: fallback), not split: non-affine write
 // ONE-NOT: hetero: launch
-// ONE: hetero: warning: {{[0-9]+}} repeats of warnings above were not printed ({{[0-9]+}}x 'kernel {{.*}} has no room
-// TWO-COUNT-20: hetero: launch {{.*}} on cpu (whole kernel: fallback), not split: no room on sim:
+// ONE: hetero: warning: 38 repeats of warnings above were not printed (19x 'kernel {{.*}} does not fit on sim:0
+// TWO-COUNT-20: hetero: launch {{.*}} on cpu (whole kernel: fallback), not split: non-affine write
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,6 +37,10 @@ int main(void) {
 #pragma omp target teams distribute parallel for
     for (int i = 1; i < n - 1; ++i)
       b[i] = a[i] + 0.5 * (a[i - 1] + a[i + 1]);
+    // A scatter (a permutation of i): it runs whole, and fits on no member.
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < n; ++i)
+      a[(i * 7919) % n] = 0.5 * b[i];
     double *t = a;
     a = b;
     b = t;

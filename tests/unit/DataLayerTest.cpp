@@ -556,6 +556,54 @@ TEST(DataLayerEviction, LeastRecentlyUsedGoesAndDirtyBytesGoHomeFirst) {
   EXPECT_TRUE(L.release(PZ));
 }
 
+// A launch that streams through a buffer larger than the node (a round of
+// Engine.h's) may evict the blocks of that buffer it does not use there:
+// bytes only the node holds go home first; the blocks it uses stay.
+TEST(DataLayerEviction, TheBlocksALaunchDoesNotUseGoFromABufferInUse) {
+  const uint64_t G = SimulatedNodeOps::Granule;
+  const uint64_t Block = SimulatedNodeOps(0, 0).backingBlock();
+  DataLayer L;
+  NodeId A = L.addNode(std::make_unique<SimulatedNodeOps>(0, 3 * Block));
+  std::vector<char> V(4 * Block, 1);
+  void *P = L.allocate(V.size());
+  ASSERT_TRUE(L.write(P, V.data(), V.size()));
+  BufferId Id = L.find(reinterpret_cast<uintptr_t>(P))->Id;
+  // Round 1 writes blocks 0-2 on A (valid there only).
+  L.newEpoch();
+  L.willUse(A, {{Id, RangeSet()}});
+  ASSERT_TRUE(L.makeValid(A, Id, 0, 3 * Block));
+  uintptr_t OnA = 0;
+  ASSERT_TRUE(L.translate(A, reinterpret_cast<uintptr_t>(P), OnA));
+  std::memset(reinterpret_cast<void *>(OnA), 7, 3 * Block);
+  L.markWritten(A, Id, 0, 3 * Block);
+  // Round 2 uses block 3 and one granule of block 2 (its halo): blocks 0
+  // and 1 go home and leave A; block 2 stays.
+  L.newEpoch();
+  RangeSet Used;
+  Used.insert(3 * Block - G, 4 * Block);
+  L.willUse(A, {{Id, Used}});
+  ASSERT_TRUE(L.makeValid(A, Id, 3 * Block - G, 4 * Block));
+  EXPECT_EQ(L.heldBytes()[A].Evicted, 2 * Block);
+  EXPECT_EQ(L.stats().BytesD2H, 2 * Block);
+  EXPECT_TRUE(L.validOn(A, Id).contains(2 * Block, 4 * Block));
+  EXPECT_FALSE(L.validOn(A, Id).contains(0, G));
+  std::vector<char> Got(V.size());
+  ASSERT_TRUE(L.read(Got.data(), P, Got.size()));
+  EXPECT_EQ(Got[0], 7);
+  EXPECT_EQ(Got[2 * Block - 1], 7);
+  EXPECT_EQ(Got[3 * Block - 1], 7);
+  EXPECT_EQ(Got[4 * Block - 1], 1);
+  // Ranges a launch will use (willUse) are kept before they are made valid.
+  L.newEpoch();
+  RangeSet Three;
+  Three.insert(0, 3 * Block);
+  L.willUse(A, {{Id, Three}});
+  ASSERT_TRUE(L.makeValid(A, Id, 0, 2 * Block));
+  EXPECT_TRUE(L.validOn(A, Id).contains(2 * Block, 3 * Block));
+  EXPECT_FALSE(L.validOn(A, Id).contains(3 * Block, 3 * Block + G));
+  EXPECT_TRUE(L.release(P));
+}
+
 // A whole launch whose buffers together exceed the node is refused before
 // anything moves or is evicted for it.
 TEST(DataLayerEviction, AWholeLaunchLargerThanTheNodeMovesNothing) {

@@ -157,15 +157,19 @@ public:
   /// Where N, holding buffers in part (NodeOps::backingGranule), has no
   /// room for the granules, it evicts: buffers it holds that nothing has
   /// used there since the last newEpoch() (this launch), least recently
-  /// used first, each whole. Bytes only N holds are copied to the host
-  /// first; what ran ahead on N, and copies in lanes that read the victim
-  /// there, are waited for. Then NoRoom only if that was not enough.
+  /// used first, each whole; then the blocks (NodeOps::backingBlock) of this
+  /// launch's buffers that it has not touched there. Bytes only N holds are
+  /// copied to the host first; what ran ahead on N, and copies in lanes
+  /// that read the victim there, are waited for. Then NoRoom only if that
+  /// was not enough.
   Status makeValid(NodeId N, BufferId B, uint64_t Lo, uint64_t Hi);
   /// A launch begins: what the previous ones used may be evicted now.
   void newEpoch();
-  /// This launch will use these buffers on N: none of them is evicted there
-  /// to make room for another (called before making them valid one by one).
-  void willUse(NodeId N, const std::vector<BufferId> &Ids);
+  /// This launch will use these ranges of these buffers on N: none of them
+  /// is evicted there to make room for another (called before making them
+  /// valid one by one); the rest of those buffers may be.
+  void willUse(NodeId N,
+               const std::vector<std::pair<BufferId, RangeSet>> &Ranges);
   /// Records that node N wrote [Lo, Hi) of B: valid there, stale elsewhere.
   void markWritten(NodeId N, BufferId B, uint64_t Lo, uint64_t Hi);
   /// The bytes of B valid on node N.
@@ -264,6 +268,8 @@ public:
   Status beforeKernelWrites(NodeId N);
 
   TransferStats &stats() { return Stats; }
+  /// The most bytes node N holds (NodeOps::capacity), 0 when unbounded.
+  uint64_t capacity(NodeId N) const { return Nodes[N]->capacity(); }
   /// Per node, in NodeId order (NodeBytes).
   std::vector<NodeBytes> heldBytes() const {
     Lock L(Mutex);
@@ -320,6 +326,16 @@ private:
   /// Makes room for Bytes more on N by eviction (makeValid()); an error
   /// only when a copy or what ran ahead failed.
   Status evictLocked(NodeId N, uint64_t Bytes);
+  /// What of B's storage on N eviction may take: all of it when this
+  /// launch has not used B there, else the blocks (NodeOps::backingBlock)
+  /// it has not touched there.
+  RangeSet evictableLocked(NodeId N, const Buffer &B) const;
+  /// This launch uses [Lo, Hi) of B on N (Buffer::UsedAt, UsedRanges).
+  void noteUseLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
+  /// Node storage is held (back()) and given back (eviction) in blocks of
+  /// NodeOps::backingBlock() at most, so a launch that streams through a
+  /// buffer larger than the node can drop the blocks it has passed.
+  uint64_t evictionBlock(NodeId N) const;
   /// The bytes of B's storage N holds (for HETERO_STATS).
   uint64_t heldBytes(NodeId N, const Buffer &B) const;
   Status translateLocked(NodeId N, uintptr_t P, uintptr_t &Out);

@@ -22,8 +22,16 @@
 // reductions' partial slots), with the members it was chosen from as
 // fallbacks.
 //
-// A member without room for its chunks' data leaves that launch (its
-// iterations go to the others; a whole launch tries the next member). A
+// A member without room for its chunks' data keeps the share of the
+// iterations its memory holds, from then on (RoomCaps.h): the others take
+// the rest, or the CPU pool, in place in host memory, where all of the
+// split's members are capped. Where nobody can take the rest (the GPUs
+// alone, together holding less than the kernel's data), the launch runs in
+// rounds: each a split of the next iterations the members hold, the blocks
+// the previous rounds used evicted as the next need room (DataLayer.h), so
+// the data streams through the members' memory. A member that cannot hold
+// even one iteration's data leaves the launch (its iterations go to the
+// others; a whole launch tries the next member). A
 // member on which a kernel fails leaves the pool: what it alone held goes to
 // the host, and its chunks run again elsewhere; a chunk that updated in
 // place data that lived only there cannot, and the launch fails.
@@ -72,6 +80,7 @@
 #include "hetero/OwnerAlign.h"
 #include "hetero/Policy.h"
 #include "hetero/Pool.h"
+#include "hetero/RoomCaps.h"
 #include "hetero/SectionCache.h"
 #include "hetero/Settings.h"
 #include "hetero/ShareModel.h"
@@ -156,6 +165,8 @@ private:
   /// Kernels whose one-chunk launches had their bounds checked
   /// (LaunchRun::checkBoundsOnce).
   std::set<std::string> BoundsChecked;
+  /// Keys capOneMember() has looked at.
+  std::set<std::string> RoomChecked;
   friend class LaunchRun;
   /// The grids of a split's GPU members (Shapes), and what they measured
   /// (Timed: false for a launch that ran ahead, which only counts);
@@ -165,6 +176,22 @@ private:
   bool recordGrids(const std::string &Key,
                    const std::vector<MemberUsage> &Usage,
                    KernelStats::Launch &Rec, bool Timed);
+  /// The members that take what capped members cannot hold, of those the
+  /// split was offered: the CPU pool first (in place, no copies).
+  std::vector<size_t> roomTakers(const std::vector<Share> &Offered) const;
+  /// A split offered one member, whose memory holds less than the buffers
+  /// the kernel reaches: its cap, from that, before its first launch.
+  void capOneMember(const std::string &Key, const LaunchRequest &R,
+                    const std::vector<Share> &Shares);
+  /// Launch R over the members' memory in rounds, each a split of the next
+  /// iterations the capped Shares hold (RoomCaps.h); NotRun only when
+  /// nothing ran (Reason says why).
+  enum class RoundsOutcome { Done, NotRun, Failed };
+  RoundsOutcome launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
+                               const std::string &Key,
+                               const std::vector<Share> &Shares,
+                               const std::vector<size_t> &Takers,
+                               std::string &Reason);
   /// Points the data layer's map-time writes at the member a whole launch
   /// would run on first (the host for the CPU pool); again after a failure.
   void updateHome();
@@ -189,6 +216,8 @@ private:
   TaskRunner Run;
   Policy Decide;
   ShareModel Measured;
+  /// Per kernel, the shares members' memory holds (RoomCaps.h).
+  RoomCaps Room;
   TeamsTrial Grids;
   /// The current launch's grid per member (LaunchRun::chunkRun): a split's,
   /// a one-member chunk's the share model chose, or a whole launch's where

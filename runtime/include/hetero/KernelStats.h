@@ -8,7 +8,8 @@
 //       members=<member>:<iterations>:<busy ms>,... bytes_h2d= bytes_d2d=
 //       bytes_d2h= [shares=<phase>:<member>=<pct>,...]
 //       [teams=<member>=<grid>,...] [ran_ahead=<n>] [aligned=<n>]
-//       [one_launches=<n>] [owner_launches=<n>] [bytes_needed=<n>]
+//       [one_launches=<n>] [owner_launches=<n>] [round_launches=<n>
+//       rounds=<n>] [bytes_needed=<n>]
 //       [name="<function>(...) at <file>:<line>"]
 // (settled-one: every launch was planned as a split, and the share model
 // ran the last one on that member alone; shares: the last split launch's,
@@ -22,6 +23,8 @@
 // the share model ran on one member alone (its trials and settled-one);
 // owner_launches: those that ran on the member holding their data, as one
 // chunk (OwnerAlign.h); the rest of split_launches ran over several.
+// round_launches: the split launches whose data no members' memory could
+// hold at once, run in rounds (RoomCaps.h); rounds: how many in all.
 // bytes_needed: what the split launches' chunks read that their nodes did
 // not hold (the exact halo, with the first distribution of the data);
 // bytes_d2d beyond it are copies of write sections (which over-approximate
@@ -61,6 +64,8 @@ public:
     bool Aligned = false;
     /// It ran on the member holding its data, as one chunk.
     bool Owner = false;
+    /// The rounds it ran in (RoomCaps.h), 0 when it ran at once.
+    uint64_t Rounds = 0;
     /// What its chunks read that their nodes did not hold.
     uint64_t Needed = 0;
     /// The member the share model ran this launch on alone (one chunk
@@ -79,6 +84,7 @@ private:
   struct Record {
     uint64_t Launches = 0, Split = 0, RanAhead = 0, Aligned = 0;
     uint64_t OneLaunches = 0, OwnerLaunches = 0, Needed = 0;
+    uint64_t RoundLaunches = 0, Rounds = 0;
     std::string Reason; // of the first unsplit launch
     std::vector<std::pair<std::string, MemberUsage>> Members;
     uint64_t H2D = 0, D2D = 0, D2H = 0;

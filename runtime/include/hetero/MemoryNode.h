@@ -50,6 +50,11 @@ public:
   /// the node can be held in part (the ranges its chunks touch). Zero: all
   /// of it is held from allocate() on.
   virtual uint64_t backingGranule() const { return 0; }
+  /// What one back() holds at most, and so what eviction gives back at
+  /// least (NodeOps::unback takes whole ranges back() held): what a launch
+  /// streaming through a buffer larger than the node keeps of the blocks
+  /// it passed. A multiple of the granule.
+  virtual uint64_t backingBlock() const { return backingGranule() * 32; }
   /// Holds [Lo, Hi) of storage Ptr (granule-aligned, not held before);
   /// false when the node has no room for it.
   virtual bool back(void *Ptr, uint64_t Lo, uint64_t Hi);
@@ -183,6 +188,8 @@ public:
   /// whole buffers did.
   static constexpr uint64_t Granule = 64 << 10;
   uint64_t backingGranule() const override { return Granule; }
+  /// Small, for members of a few MiB (the tests' tight memory).
+  uint64_t backingBlock() const override { return 2 * Granule; }
   bool back(void *Ptr, uint64_t Lo, uint64_t Hi) override;
   /// The bytes given back are overwritten (0xA5), so that a data layer that
   /// reads what it evicted gets wrong answers in the simulated runs.
