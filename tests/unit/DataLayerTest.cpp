@@ -630,6 +630,22 @@ TEST(DataLayerEviction, AWholeLaunchLargerThanTheNodeMovesNothing) {
     EXPECT_TRUE(L.release(reinterpret_cast<void *>(P)));
 }
 
+// Host copies from DataLayer::ParallelHostCopy bytes on go over the shared
+// copier's threads: every byte arrives, both ways, at any offset.
+TEST_F(Fixture, LargeHostCopiesArriveWhole) {
+  const size_t Size = DataLayer::ParallelHostCopy + 12345;
+  std::vector<unsigned char> V(Size);
+  for (size_t I = 0; I < Size; ++I)
+    V[I] = static_cast<unsigned char>(I * 2654435761u >> 13);
+  void *P = L.allocate(Size + 8);
+  ASSERT_NE(P, nullptr);
+  ASSERT_TRUE(L.write(static_cast<char *>(P) + 8, V.data(), Size));
+  std::vector<unsigned char> Got(Size);
+  ASSERT_TRUE(L.read(Got.data(), static_cast<char *>(P) + 8, Size));
+  EXPECT_EQ(Got, V);
+  EXPECT_TRUE(L.release(P));
+}
+
 TEST_F(Fixture, EachNodeCountsTheStorageItHoldsAndItsPeak) {
   const uint64_t Small = 4096, Large = 3 * 4096;
   void *P = L.allocate(Small);

@@ -268,6 +268,10 @@ public:
   Status beforeKernelWrites(NodeId N);
 
   TransferStats &stats() { return Stats; }
+  /// memcpy between host memory and the host's storage, over the shared
+  /// copier's threads from ParallelHostCopy bytes on (ParallelCopy.h).
+  static void hostCopy(void *Dst, const void *Src, uint64_t Size);
+  static constexpr uint64_t ParallelHostCopy = uint64_t(16) << 20;
   /// The most bytes node N holds (NodeOps::capacity), 0 when unbounded.
   uint64_t capacity(NodeId N) const { return Nodes[N]->capacity(); }
   /// Per node, in NodeId order (NodeBytes).
