@@ -5,11 +5,13 @@ every run it records the example's own timed region (its rate on stderr), the
 whole process's wall time and its peak RSS; prints a table of medians and
 ratios to the baseline, checks the answers agree, writes bench.csv and, with
 --plot, bench.png (bar_plot.py); with --trace, one HETERO_TRACE
-timeline per case and hetero configuration (trace-plot.py draws it).
+timeline per case and hetero configuration (trace-plot.py draws it); with
+--kernels, each kernel's time on the GPU under stock and under hetero on one
+GPU, from Nsight Compute (bench_kernels.py: kernels.csv).
 
   bench.py [--bin DIR] [--plain-bin DIR] [--out DIR] [--reps N]
            [--cases jacobi,cg,...] [--configs stock,hetero,...] [--plot]
-           [--trace]
+           [--trace] [--kernels]
 
 Configurations:
   stock        the baseline: the example built by plain clang-19 (nvptx64 and
@@ -42,6 +44,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bar_plot  # noqa: E402
+import bench_kernels  # noqa: E402
 from same_answers import same  # noqa: E402
 
 # name -> (program, GPU arguments, CPU arguments, rate regex on stderr, unit,
@@ -338,6 +341,10 @@ def main():
                    help="after the timed repetitions, one more run of each "
                    "case per hetero configuration with HETERO_TRACE: "
                    "trace-<case>-<config>.json and .png in --out (not timed)")
+    p.add_argument("--kernels", action="store_true",
+                   help="after the timed repetitions, each case once under "
+                   "ncu with stock and with hetero on one GPU: per-kernel "
+                   "GPU times, kernels.csv in --out (not timed)")
     a = p.parse_args()
     bin_dir = a.bin
     if not bin_dir:
@@ -375,7 +382,11 @@ def main():
     print("bench: %d GPU(s); %d repetitions; hetero builds from %s, plain "
           "from %s" % (gpus, a.reps, bin_dir, plain_dir), flush=True)
 
-    rows = []
+    rows, kernel_rows = [], []
+    ncu = bench_kernels.find_ncu() if a.kernels and gpus else None
+    if a.kernels and not ncu:
+        print("bench: kernel times skipped: %s" % (
+            "no GPU" if not gpus else "no ncu"), flush=True)
     for case in a.cases.split(","):
         prog, gpu_args, cpu_args, rate_re, unit, higher = CASES[case]
         args = gpu_args if gpus else cpu_args
@@ -391,6 +402,19 @@ def main():
         if a.trace:
             trace_case(case, configs, [os.path.join(bin_dir, prog)] + args,
                        gpus, a.out, here)
+        if ncu:
+            shapes = ({}, {})
+            stock = bench_kernels.kernel_durations(
+                ncu, [os.path.join(plain_dir, prog)] + args,
+                config_env(BASELINE, gpus), shapes[0])
+            hetero = bench_kernels.kernel_durations(
+                ncu, [os.path.join(bin_dir, prog)] + args,
+                config_env("hetero-gpus1", gpus), shapes[1])
+            if stock is None or hetero is None:
+                print("bench: %s: ncu failed; no kernel times" % case)
+            else:
+                kernel_rows += bench_kernels.compare(case, stock, hetero,
+                                                     *shapes)
         case_rows = []
         for cfg in configs:
             rates, walls, rss = (runs[cfg]["rates"], runs[cfg]["walls"],
@@ -440,6 +464,11 @@ def main():
         print(line)
     for line in wall_noise(rows):
         print(line)
+    if kernel_rows:
+        for line in bench_kernels.report(kernel_rows):
+            print(line)
+        bench_kernels.write_csv(kernel_rows, os.path.join(a.out,
+                                                          "kernels.csv"))
     with open(os.path.join(a.out, "bench.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()

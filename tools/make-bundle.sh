@@ -8,8 +8,8 @@
 #             (CUDA's own libraries are on those machines)
 #   lit/      lit, the lit suite with its programs prebuilt, FileCheck, not
 #   run-gpu-tests.sh
-#   tools/    bench.py, same_answers.py, trace-plot.py, launch-costs.py,
-#             bar_plot.py and host-profile/ (perf itself is carried apart:
+#   tools/    bench.py, bench_kernels.py, same_answers.py, trace-plot.py,
+#             launch-costs.py, bar_plot.py and host-profile/ (perf itself is carried apart:
 #             tools/host-profile/pack-perf.sh)
 # into <out-dir>/hetero-bundle.tar.xz (at most 64 MiB, checked).
 #
@@ -56,7 +56,8 @@ cp -L /usr/lib/llvm-19/lib/libomp.so.5 "$b/lib/libomp.so.5"
 mkdir -p "$b/tools"
 cp "$src/tools/run-gpu-tests.sh" "$b/"
 cp "$src/tools/bench.py" "$src/tools/same_answers.py" "$src/tools/trace-plot.py" \
-  "$src/tools/launch-costs.py" "$src/tools/bar_plot.py" "$b/tools/"
+  "$src/tools/launch-costs.py" "$src/tools/bar_plot.py" \
+  "$src/tools/bench_kernels.py" "$b/tools/"
 mkdir -p "$b/tools/host-profile"
 cp "$src"/tools/host-profile/*.py "$src"/tools/host-profile/*.sh "$b/tools/host-profile/"
 chmod +x "$b/run-gpu-tests.sh" "$b"/tools/*.py "$b"/tools/host-profile/*

@@ -774,8 +774,9 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
       error("kernel %s: %s", K.shown().c_str(), S.message().c_str());
     return S.ok();
   };
+  const uint64_t NeededBefore = Rec.Needed; // earlier rounds' (Engine.h)
   for (;;) {
-    Rec.Needed = 0; // of the chunks prepared for this plan
+    Rec.Needed = NeededBefore; // and the chunks prepared for this plan
     std::optional<TraceSpan> Sectioning;
     Sectioning.emplace("host", "plan", "sections");
     if (!plan(Shares, Reason)) {
