@@ -191,13 +191,13 @@ Status DataLayer::backLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
   for (const Range &M : Missing)
     for (uint64_t At = M.Lo; At < M.Hi;) {
       uint64_t End = std::min(M.Hi, (At / Block + 1) * Block);
-      bool Held = Nodes[N]->back(B.NodePtr[N], At, End);
-      if (!Held) {
+      bool Mapped = Nodes[N]->back(B.NodePtr[N], At, End);
+      if (!Mapped) {
         if (Status S = evictLocked(N, Left); !S)
           return S;
-        Held = Nodes[N]->back(B.NodePtr[N], At, End);
+        Mapped = Nodes[N]->back(B.NodePtr[N], At, End);
       }
-      if (!Held) {
+      if (!Mapped) {
         for (const Range &T : Took) {
           Nodes[N]->unback(B.NodePtr[N], T.Lo, T.Hi);
           B.Backed[N].erase(T.Lo, T.Hi);
