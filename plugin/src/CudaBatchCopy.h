@@ -2,10 +2,10 @@
 //
 // The copies from other GPUs into a lane (GpuLane.h) went in one by one
 // through the cuda plugin's data_exchange_async (cuMemcpyPeerAsync), which
-// cost the starting thread 8-10 us each on a 4-H100 node: CloverLeaf's
-// chunk starts that issued copies took 25 us on average, the largest part
-// of its launches. CUDA 12.8's driver takes a batch of copies in one call
-// (cuMemcpyBatchAsync; this is its CUDA 13 signature, the symbol
+// cost the starting thread microseconds each, the largest part of an
+// application's chunk starts (docs/measurements.md#chunk-starts). CUDA
+// 12.8's driver takes a batch of copies in one call (cuMemcpyBatchAsync;
+// this is its CUDA 13 signature, the symbol
 // cuMemcpyBatchAsync_v2). Looked up in the libcuda the cuda plugin loaded;
 // where the driver lacks it, or a batch is refused, the caller copies one
 // by one as before.

@@ -35,9 +35,10 @@ namespace hetero {
 /// the GPU into host memory that is mostly untouched go through two pinned
 /// staging buffers (CudaStaging.h, one pair for all GPUs): the DMA of one piece
 /// overlaps the copy of the other out of its staging buffer, done by several
-/// threads (ParallelCopy.h). The driver's own path for pageable memory runs at
-/// 1 GB/s into fresh host pages (the host node's storage for the CPU side,
-/// which a kernel's first mixed launch fills) on an H100 node.
+/// threads (ParallelCopy.h). The driver's own path for pageable memory is
+/// slow into fresh host pages (the host node's storage for the CPU side,
+/// which a kernel's first mixed launch fills;
+/// docs/measurements.md#host-copies).
 class CudaNodeOps : public NodeOps {
 public:
   /// Staging: the pinned buffers every GPU node of the process shares.
@@ -84,10 +85,9 @@ public:
   }
 
   static constexpr size_t StagedMin = size_t(8) << 20;
-  /// The first staged copy sets the staging up: CG's 8 MiB result, into
-  /// untouched memory, took 26 ms that way on an H100 node against the
-  /// driver path's 8 ms (1 GB/s); past about 32 MiB the staged path wins
-  /// even so (512 MiB: 85 ms against 527).
+  /// The first staged copy sets the staging up, which a small copy does not
+  /// win back; from this size on the staged path wins even so
+  /// (docs/measurements.md#host-copies).
   static constexpr size_t StagedFirstMin = size_t(32) << 20;
 
 private:

@@ -4,9 +4,8 @@
 // fresh host pages goes piece by piece (CudaNodeOps::copyToHost), shared by
 // every GPU node of the process: pinned memory serves every device of the
 // unified address space, and a buffer pair per GPU cost 32 MiB of resident
-// memory each (CG on 16.7M rows over 4 H200s peaked at 1986 MiB against the
-// stock plugin's 1884 on one). One staged copy at a time: a copy that finds
-// the buffers busy takes the driver's own path.
+// memory each (docs/measurements.md#host-copies). One staged copy at a
+// time: a copy that finds the buffers busy takes the driver's own path.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_PLUGIN_CUDASTAGING_H

@@ -4,12 +4,10 @@
 // launch environment: two counters and a buffer of one record per team
 // (offload/include/Shared/Environment.h). The cuda plugin allocates both,
 // copies the environment up from pageable memory and frees them again for
-// every launch, on the chunk's way: a dot chunk of CG on a quarter of 16.7M
-// rows took 22 to 26 us longer than its 67 us kernel from the launching
-// thread (4 H100s), a plain chunk 8 (how much of that was this, a trace
-// could not tell apart). Here each (member, kernel) keeps one for the
-// process, made on first use. That is safe because a member runs one chunk at a
-// time and the device runtime's last team sets the counters back to zero
+// every launch, on the chunk's way (docs/measurements.md#reductions). Here
+// each (member, kernel) keeps one for the process, made on first use. That
+// is safe because a member runs one chunk at a time and the device
+// runtime's last team sets the counters back to zero
 // (__kmpc_nvptx_teams_reduce_nowait_v2); the records need no reset (the
 // first team of each slot copies, the others combine).
 //

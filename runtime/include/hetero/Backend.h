@@ -12,18 +12,18 @@
 // member never overlap. A back end whose members queue kernels (GPUs) may
 // also start a chunk from the launching thread and finish it later
 // (start(), finish()): a launch whose chunks are all on such members then
-// hands no chunk to a worker thread (a hand-over cost 20-60 us a launch on
-// an H100 node). Such a member's chunks go in one queue per member (a GPU's
-// lane: one stream), in the order they start, so that the engine may leave
-// a launch's chunks running after it returns (Engine.h's run-ahead):
-// settle() waits for everything queued on the member so far.
+// hands no chunk to a worker thread (a hand-over costs tens of
+// microseconds a launch). Such a member's chunks go in one queue per
+// member (a GPU's lane: one stream), in the order they start, so that the
+// engine may leave a launch's chunks running after it returns (Engine.h's
+// run-ahead): settle() waits for everything queued on the member so far.
 //
 // A split kernel's reductions give each chunk a private copy of the
 // reduction variable (ChunkPartial): the back end provides its storage on
 // the member, holding the operation's identity when the kernel starts, and
 // hands its final bytes back with the chunk. A GPU does both copies in the
 // kernel's stream, so a chunk with a reduction costs no synchronous copy
-// (CG's dot on two H100s spent 46 us of its 160 us in four of them).
+// (docs/measurements.md#reductions).
 // Members that run on the host's addresses (the CPU pool, simulated
 // accelerators) use HostPartials.
 //
@@ -138,8 +138,7 @@ public:
   /// (its kernels and the copies issued there). A copy between two GPUs of
   /// a launch that runs ahead needs its source's kernels done: waited for
   /// on the host, each such launch drained every GPU before its chunks were
-  /// queued (CloverLeaf over two H100s: 100-150 us a launch with the GPUs
-  /// idle).
+  /// queued, with the GPUs idle meanwhile.
   virtual LaneOrder orderAfter(size_t /*W*/, size_t /*S*/) {
     return LaneOrder::No;
   }

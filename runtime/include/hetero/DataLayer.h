@@ -231,10 +231,9 @@ public:
   /// between two accelerators' nodes that makeValid() makes on the calling
   /// thread are only queued (NodeOps::queueCopyFromPeer), so that a launch's
   /// copies into and out of several GPUs overlap: one after the other, each
-  /// paid its whole round trip (CG's spmv on two GPUs: two 19 us copies per
-  /// launch, in turn). endCopyBatch() waits for them all. Meanwhile a queued
-  /// range is valid on its node for the bookkeeping only: a copy out of it
-  /// first waits for the copies queued into that node, and so does every
+  /// paid its whole round trip. endCopyBatch() waits for them all. Meanwhile a
+  /// queued range is valid on its node for the bookkeeping only: a copy out of
+  /// it first waits for the copies queued into that node, and so does every
   /// other operation that reads or writes node memory (another thread's
   /// included), which waits for all of them. One batch at a time; the
   /// launch lock keeps it so.
@@ -245,8 +244,8 @@ public:
   /// For the rest of the open batch (a launch that runs ahead), a copy
   /// between two accelerators goes in the destination's lane
   /// (NodeOps::queueCopyInLane), behind the kernels there, with no wait for
-  /// the copy: CG's halos over 4 H100s were six copies each paying its own
-  /// wait, with the GPUs idle. The copy's lane waits on the device for its
+  /// the copy: waited for on the host, each halo copy paid its own wait,
+  /// with the GPUs idle. The copy's lane waits on the device for its
   /// source's lane (setOrderer()), except where this batch queued copies
   /// into the bytes it reads, not yet issued: then the host waits for the
   /// source. Without an orderer, or where it declines, the host waits: at

@@ -48,9 +48,8 @@
 // go in the destinations' queues too, each after the kernels of its source
 // on the device (DataLayer::queueCopiesInLanes, Backend::orderAfter): no
 // wait on the host. So the GPUs go from one
-// kernel to the next while the host plans the next launch (CG over 4 H100s:
-// six launches an iteration, each paying its round trip with the GPUs
-// idle). A program's
+// kernel to the next while the host plans the next launch, where each
+// launch would pay its round trip with the GPUs idle. A program's
 // timer around one such launch sees part of its time in the next; the bound
 // keeps that part short. A chunk that ran ahead and failed cannot run again
 // (its launch is gone): the wait that finds it fails, with a message, and
@@ -63,9 +62,9 @@
 // for the member (a settle), orders its lane (a copy's event) or queues a
 // copy in it, starts a chunk there or hands chunks to workers first waits
 // for that thread to have issued them. The launching thread plans the next
-// launch, and prepares its first chunks' data, meanwhile
-// (CloverLeaf over four H100s: the starts, 7 to 12 us each with their halo
-// copies, were a quarter of the launching thread's time). A chunk that
+// launch, and prepares its first chunks' data, meanwhile (the starts were a
+// large part of the launching thread's time:
+// docs/measurements.md#chunk-starts). A chunk that
 // then does not start is lost like one that ran ahead and failed.
 //
 //===----------------------------------------------------------------------===//

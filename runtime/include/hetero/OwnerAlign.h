@@ -5,9 +5,8 @@
 // (rows 2 .. n-2) and one over interior and halo (rows 0 .. n) put their
 // boundaries rows apart, and kernels whose measured shares differ by a
 // percent put them hundreds of rows apart; each launch then moves those rows
-// to its own boundaries and the next kernel moves them back (CloverLeaf
-// over three simulated members: 492 MB between members with measured shares
-// against 14 MB with equal ones). Owner computes. The main buffer of a
+// to its own boundaries and the next kernel moves them back
+// (docs/measurements.md#owner-cuts). Owner computes. The main buffer of a
 // launch is the one it writes most of (reads, when it writes none).
 //
 // A launch over a small part of its main buffer (at most 1/MinOwnerRatio
@@ -17,8 +16,8 @@
 // them holds a part of it alone: data still all where it was mapped has no
 // owner yet), runs on that member, as one windowed chunk. Split over its
 // columns, each member fetched a piece of the owner's rows and the owner
-// fetched them back for the next kernel (CloverLeaf's halo kernels over four
-// H100s: eight 7.5 KiB copies and their waits at every launch).
+// fetched them back for the next kernel: small copies, each with its wait,
+// at every launch.
 //
 // Otherwise a boundary between two members on different nodes is moved to
 // where the main buffer changes hands between their nodes, as the data
@@ -47,8 +46,8 @@
 // A launch's answer, once it came out the same at AgreedToKeep launches in
 // a row over the same cut, is given again without looking (sections, valid
 // ranges) until every LookEvery-th launch, which looks again: data that
-// moved moves the answer within that many launches (a CloverLeaf step over
-// four GPUs spent a sixth of its host time here, looking at every launch).
+// moved moves the answer within that many launches (looking at every
+// launch was a good part of an application's host time).
 //
 // Never a question of correctness: any boundaries give the same answers
 // (chunks stay contiguous and cover the space; ChunkPlan.h still refuses

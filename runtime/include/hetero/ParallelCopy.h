@@ -1,12 +1,11 @@
 //===- ParallelCopy.h - memcpy over several threads -------------*- C++ -*-===//
 //
-// Large copies between pinned staging and pageable host memory, which one
-// thread does at a fraction of the link's speed: measured on an H100 node,
-// 512 MiB from the GPU into fresh (never touched) host pages took 527 ms
-// through the CUDA driver's pageable path (1.0 GB/s: the page faults and
-// the zeroing are the cost), 85 ms staged with 16 threads copying out of
-// the pinned buffer. The threads start on first use and sleep between
-// copies.
+// Large copies between pinned staging and pageable host memory, and into
+// the host's storage, which one thread does at a fraction of the link's and
+// the memory's speed: into fresh (never touched) host pages, the page
+// faults and the zeroing are the cost, and several threads share it
+// (docs/measurements.md#host-copies). The threads start on first use and
+// sleep between copies.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_PARALLELCOPY_H

@@ -1,10 +1,11 @@
 //===- SectionCache.h - Sections of recent split plans ----------*- C++ -*-===//
 //
 // Resolving a split's sections evaluates every access of the descriptor over
-// every box of every chunk's window: Himeno's stencil (35 accesses, 3 boxes a
-// chunk) took 225 us of a 3 ms iteration on 4 GPUs, all on the launching
-// thread before the first chunk starts. A loop launched again and again
-// touches the same sections each time, so the engine keeps the answers.
+// every box of every chunk's window, on the launching thread before the
+// first chunk starts: for a stencil of tens of accesses, a noticeable part
+// of a short iteration (docs/measurements.md#sections). A loop launched
+// again and again touches the same sections each time, so the engine keeps
+// the answers.
 //
 // Contract:
 //   - An entry answers a launch only when everything its sections came from
@@ -21,18 +22,16 @@
 //     hold only while that memory does: the caller names each buffer it
 //     read and the generation it read (BufferInfo::Generation, taken before
 //     the read), and an entry answers only while every one of them is
-//     unwritten. CG's SpMV resolved its CSR sections in 48 us of each
-//     launch on 4 GPUs, its matrix never written. The caller stores nothing
-//     where a read failed or the inspector had no answer (the whole buffer
-//     read meanwhile, the answer may narrow later).
+//     unwritten (a CSR matrix that is never written). The caller stores
+//     nothing where a read failed or the inspector had no answer (the whole
+//     buffer read meanwhile, the answer may narrow later).
 //   - At most Capacity entries; the least recently used goes first. Two
 //     entries per kernel are the common case (Jacobi's two arrays trade
 //     places every sweep); an application's step launches many kernels,
 //     and one cycling through more than Capacity entries misses every time
-//     under LRU (CloverLeaf's 102 kernels against 64 entries: its
-//     advection launches spent 100-240 us resolving sections over 4 H100s,
-//     for chunks of 25-45 us). Entries are found by descriptor, so a
-//     launch compares only its own kernel's.
+//     under LRU (an application with more kernels than entries, whose
+//     launches then resolve their sections every time). Entries are found
+//     by descriptor, so a launch compares only its own kernel's.
 //   - Thread-safe: launches from several host threads share one cache.
 //
 //===----------------------------------------------------------------------===//

@@ -77,9 +77,8 @@
 // index crosses to the host. background: values no GPU holds are also
 // copied to the host and read on a thread of its own, launches reading the
 // whole buffer meanwhile; sync: the launch reads them itself; off: every
-// indirect read takes its whole buffer. CG on 16.7M rows over 4 H200s,
-// default pool: 0.78-0.84 ms an iteration in place against 1.35-1.47 with
-// off (x whole to every GPU at every SpMV); on 1M rows 0.31 against 0.34.
+// indirect read takes its whole buffer (what in-place saves a sparse solver:
+// docs/measurements.md#inspector).
 // HETERO_STARTS=parallel: the chunks of a launch over several GPUs start
 // and are waited for on one thread per GPU, the launching thread's and
 // helpers that spin for 200 us after each launch (a core each, which the

@@ -1,11 +1,11 @@
 //===- StartThreads.h - A launch's chunks, a thread per GPU -----*- C++ -*-===//
 //
-// Starting a chunk on a GPU costs the launching thread 3 to 4 us of the cuda
-// plugin's time (9 with a reduction: its partial's identity up, then the
-// partial back), 7 to 12 us with the halo copies issued before it: from one
-// thread, the fourth GPU of a CG launch started 12 us (27 with a reduction)
-// after the first, of kernels of 34 to 67 us (16.7M rows over 4 H100s).
-// These threads start the other GPUs' chunks.
+// Starting a chunk on a GPU costs the launching thread microseconds of the
+// cuda plugin's time, more with a reduction (its partial's identity up,
+// then the partial back) and with the halo copies issued before it: from
+// one thread, the last GPU of a short launch starts a good part of its
+// kernel's time after the first (docs/measurements.md#chunk-starts). These
+// threads start the other GPUs' chunks.
 //
 // The engine post()s a member's chunks to helper H (the member's index) and
 // goes on; a helper runs its jobs in the order they were posted; drain(H)
@@ -15,9 +15,9 @@
 // launch while the GPUs' starts are issued.
 //
 // The helpers spin for SpinMicros after each job, so that the next launch
-// (CG's come 60 to 200 us apart) finds them awake, then sleep until the
-// next: a spinning helper holds a core, which the CPU pool leaves free, one
-// per GPU member (HETERO_CPU_THREADS).
+// (an iterative solver's come close behind) finds them awake, then sleep
+// until the next: a spinning helper holds a core, which the CPU pool leaves
+// free, one per GPU member (HETERO_CPU_THREADS).
 //
 // post() and the destructor come from one thread at a time (the engine's
 // launch lock); drain() from any thread.
