@@ -20,12 +20,12 @@
 //             start-up, first copies) and is not measured; at the second,
 //             every member's busy time per iteration is measured. The
 //             sliver bounds what a slow CPU pool costs: on its static share
-//             (1 of 33 beside one GPU) a kernel where it has 2% of a GPU's
-//             speed (N-body) kept the GPU waiting 1.5 s over both probe
-//             launches, in a run of 0.9 s. When the CPU pool's speed is less
-//             than 5% of
-//             everyone's (MinGain), it cannot pay for the copies and the
-//             waiting it brings: settled on the accelerators at once. So is
+//             a kernel where it has a few percent of a GPU's speed kept the
+//             GPU waiting longer than the whole run
+//             (docs/measurements.md#share-model). When the CPU pool's speed
+//             is less than MinGain of everyone's, it cannot pay for the
+//             copies and the waiting it brings: settled on the accelerators
+//             at once. So is
 //             a kernel whose accelerators' launch (the third or later)
 //             spent AloneOverhead of its wall time or more outside its
 //             busiest member's chunk, before ProbeAfter: bound by overheads
@@ -65,8 +65,8 @@
 //             every launch of any kernel until its next launch (an
 //             iteration of the program's loop), since where this kernel's
 //             data lies decides what the others copy (CG's SpMV, dots and
-//             axpys: on two NVLinked H200s CG on a million rows ran 0.30 to
-//             0.41 ms per iteration spread over both and 0.26 on one). So
+//             axpys ran faster all on one GPU than spread over two:
+//             docs/measurements.md#share-model). So
 //             the other kernels over the same candidates (of any problem
 //             size) that settled on spread accelerators and whose last
 //             launch was mostly overhead too take part: they run on the
@@ -77,9 +77,9 @@
 //             is the program's, and a kernel of overheads that settles
 //             later goes where it went ("settled-one[as-decided]") or stays
 //             spread. Decided kernel by kernel or size by size, the
-//             layout flipped at every launch (CloverLeaf over four H100s:
-//             the advection kernels on one GPU, the halo kernels beside
-//             them spread, 250-340 GB copied in 87 steps). A launch whose
+//             layout flipped at every launch (an application's heavy
+//             kernels on one GPU, its halo kernels beside them spread:
+//             docs/measurements.md#share-model). A launch whose
 //             GPUs are busy for most of it (Jacobi, Himeno, STREAM) never
 //             pays for that trial, nor joins one;
 //   verify    when mixed won: its launches are timed again once the other

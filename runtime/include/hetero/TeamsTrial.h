@@ -1,10 +1,11 @@
 //===- TeamsTrial.h - A GPU chunk's team count, measured -------*- C++ -*-===//
 //
 // How many teams a GPU runs a chunk with decides its speed as much as its
-// share does: Himeno L's stencil (65025 k columns) runs twice as fast on an
-// H100 as 264 teams of 128 threads as in the cuda plugin's default grid for
-// that trip count (2033 teams of one warp, below its default team count
-// times 128); other kernels want the default. Where the program leaves the
+// share does: a stencil over k columns with a serial inner loop runs
+// several times faster on a fraction of the GPU's resident threads than on
+// the cuda plugin's default grid for its trip count
+// (docs/measurements.md#teams-trial); other kernels want the default.
+// Where the program leaves the
 // team count to the implementation (no num_teams clause, no OMP_NUM_TEAMS),
 // the engine measures, per kernel, trip-count class and GPU member, the
 // default and a few smaller grids, and keeps the fastest.
@@ -17,21 +18,19 @@
 //     tried only where the chunk has an iteration for each of its threads.
 //     One that takes more than StopAbove times the default's time per
 //     iteration ends the trial: the kernel wants the whole GPU, and the
-//     smaller grids would only lose more (2-D Jacobi at 16384^2 on an H200:
-//     1/4 takes 1.6x, 1/8 2.8x, 1/16 5.3x, together 5% of a 100-sweep run).
+//     smaller grids would only lose more (docs/measurements.md#teams-trial).
 //   - Per (kernel key, member): launch 1 runs the default and is not timed
 //     (first-touch copies, module load); launches 2 and 3 time the default;
 //     then each candidate runs once, but only once the member has spent
 //     TrialAfter (HETERO_PROBE_AFTER, the threshold of the share model's
 //     CPU probe) running the kernel in this run, or has run it
 //     TrialAfterLaunches times: a candidate may take several times the
-//     default's time (a streaming kernel on a sixteenth of the GPU), and
-//     four of them among the 20 launches of a STREAM run cost it a tenth of
-//     its time on an H100, which a short run never wins back; a kernel of
-//     microseconds launched hundreds of times (CG's dot) pays little for
-//     its trial and gains from it. After the last candidate the fastest time
-//     per iteration wins; a candidate must beat the default by 3% to be
-//     kept. The choice is then fixed for the process.
+//     default's time (a streaming kernel on a sixteenth of the GPU), which a
+//     short run never wins back (docs/measurements.md#teams-trial); a
+//     kernel of microseconds launched hundreds of times (CG's dot) pays
+//     little for its trial and gains from it. After the last candidate the
+//     fastest time per iteration wins; a candidate must beat the default by
+//     3% to be kept. The choice is then fixed for the process.
 //   - A launch that runs a candidate is a trial: its times must not teach
 //     the share model (ShareModel.h), whose GPU speed would otherwise swing.
 //   - A launch that ran ahead (Engine.h) has no time: it may run only the
