@@ -37,6 +37,10 @@ public:
   /// hundreds of rounds would pay each round's host time for little).
   void learn(const std::string &Key, size_t M, double Fraction);
   static constexpr double LeastCap = 1.0 / 256;
+  /// The part of a member's capacity a cap fills: the rest is for what else
+  /// its chunks hold (externals, other kernels' buffers not yet evicted,
+  /// granule and block rounding).
+  static constexpr double Headroom = 0.9;
   /// M's cap for Key; 1 when it has none.
   double cap(const std::string &Key, size_t M) const;
   bool any(const std::string &Key) const { return Caps.count(Key) != 0; }

@@ -261,10 +261,9 @@ void Engine::capOneMember(const std::string &Key, const LaunchRequest &R,
   uint64_t Reach = 0;
   for (const BufferInfo &B : Layer.kernelBuffers(R.Args))
     Reach += B.Size;
-  // As LaunchRun::learnRoom: a tenth of the node for the rest.
   if (Reach > Capacity)
     Room.learn(Key, Shares[0].Member,
-               0.9 * static_cast<double>(Capacity) /
+               RoomCaps::Headroom * static_cast<double>(Capacity) /
                    static_cast<double>(Reach));
 }
 

@@ -255,6 +255,14 @@ Status LaunchRun::prepare(Chunk &C) {
   return Status();
 }
 
+/// What a chunk's access needs on its node: its reads and its writes.
+static RangeSet spanOf(const BufferAccess &A) {
+  RangeSet Span = A.Read;
+  for (const Range &W : A.Write.ranges())
+    Span.insert(W.Lo, W.Hi);
+  return Span;
+}
+
 Status LaunchRun::prepareSections(Chunk &C) {
   NodeId Node = member(C.Member).Node;
   // Globals are read without being passed; split kernels never write them.
@@ -264,12 +272,8 @@ Status LaunchRun::prepareSections(Chunk &C) {
   // Write sections too: they over-approximate what the chunk writes, and
   // afterwards they are valid on this node only.
   std::vector<std::pair<BufferId, RangeSet>> Needs;
-  for (const BufferAccess &A : C.Sections->Buffers) {
-    RangeSet Need = A.Read;
-    for (const Range &W : A.Write.ranges())
-      Need.insert(W.Lo, W.Hi);
-    Needs.emplace_back(A.B.Id, std::move(Need));
-  }
+  for (const BufferAccess &A : C.Sections->Buffers)
+    Needs.emplace_back(A.B.Id, spanOf(A));
   Layer.willUse(Node, Needs); // none of them makes room for another
   for (size_t I = 0; I < Needs.size(); ++I) {
     const BufferAccess &A = C.Sections->Buffers[I];
@@ -731,21 +735,15 @@ bool LaunchRun::learnRoom(size_t M) {
     if (C.Member != M || !C.Sections)
       continue;
     Mine += C.Hi - C.Lo;
-    for (const BufferAccess &A : C.Sections->Buffers) {
-      RangeSet Spans = A.Read;
-      for (const Range &W : A.Write.ranges())
-        Spans.insert(W.Lo, W.Hi);
-      Need += Spans.bytes();
-    }
+    for (const BufferAccess &A : C.Sections->Buffers)
+      Need += spanOf(A).bytes();
   }
   // Fractions of the whole launch (a round cuts part of it).
   uint64_t Launch = Windowed ? R.TripCount : Total;
   if (!Launch || !Mine)
     return false;
   double Share = static_cast<double>(Mine) / static_cast<double>(Launch);
-  // A tenth of the node for what else its chunks hold (externals, other
-  // kernels' buffers not yet evicted, granule rounding).
-  double Fits = Share * 0.9 * static_cast<double>(Room) /
+  double Fits = Share * RoomCaps::Headroom * static_cast<double>(Room) /
                 static_cast<double>(std::max<uint64_t>(Need, 1));
   double Had = std::min(Share, E.Room.cap(RoomKey, M));
   if (Fits >= Had)
