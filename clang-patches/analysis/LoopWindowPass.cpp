@@ -3,9 +3,13 @@
 // LLVM pass plugin, run on the device modules of -fopenmp-targets=hetero
 // (NVPTX and x86_64). For every offloaded kernel whose loop it can window:
 //
-//   - adds a global  <kernel>_hetero_window = { i64 lo, i64 hi, i64 active }
-//     (hetero/CompilerAbi.h)
-//     and a copy of the kernel, <kernel>_hetero_windowed, that, before the
+//   - gives the kernel a loop window (hetero/CompilerAbi.h): on NVPTX, where
+//     the kernel reaches its loop through direct calls, two parameters after
+//     the kernel's own (i64 first, i64 last), passed down those calls and
+//     marked by <kernel>_hetero_window_params; else a global
+//     <kernel>_hetero_window = { i64 lo, i64 hi, i64 active } that the
+//     plugin writes;
+//   - adds a copy of the kernel, <kernel>_hetero_windowed, that, before the
 //     outermost worksharing loop's bounds are handed to the OpenMP runtime
 //     (__kmpc_distribute_static_init / __kmpc_for_static_init with a
 //     distribute schedule, or the only worksharing loop of a kernel without
@@ -43,7 +47,9 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <map>
 #include <optional>
+#include <tuple>
 
 using namespace llvm;
 
@@ -119,55 +125,71 @@ void findInitCalls(Function &Kernel, SmallVectorImpl<InitCall> &Dist,
   }
 }
 
-/// The window's bound in the loop counter's type. The window lies in the
-/// loop's own iteration space, so it fits; comparing at the counter's width
-/// keeps a 32-bit loop's arithmetic 32-bit (widened, it cost a streaming
-/// kernel 3% on an H100).
-Value *narrowBound(IRBuilder<> &B, Value *Bound, Type *Ty) {
-  return B.CreateTrunc(Bound, Ty);
-}
-
-Value *clampValue(IRBuilder<> &B, Value *V, Value *Bound, bool Signed,
-                  bool Lower) {
-  Value *To = narrowBound(B, Bound, V->getType());
-  Value *Take =
-      Lower ? (Signed ? B.CreateICmpSGT(To, V) : B.CreateICmpUGT(To, V))
-            : (Signed ? B.CreateICmpSLT(To, V) : B.CreateICmpULT(To, V));
-  return B.CreateSelect(Take, To, V);
-}
-
-/// The window as read at the builder's position.
-struct WindowValues {
-  Value *Lo, *Last, *Active;
+/// The window as the copy has it at the entry of the function that starts
+/// its loop: parameters, or loads of the window global.
+struct WindowFields {
+  Value *Lo;     // the first iteration
+  Value *Last;   // the last iteration
+  Value *Active; // i64, 0: no window (every iteration); nullptr: always on
 };
 
-/// The window, read once at the entry of F. The plugin writes it only
-/// between launches, so the loads are invariant: a kernel that stores to
-/// global memory in its loop does not read the window again per iteration
-/// (on NVPTX they become read-only-cache loads).
-WindowValues loadWindow(Function &F, GlobalVariable *Window) {
-  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-  Type *I64 = B.getInt64Ty();
-  MDNode *Invariant = MDNode::get(F.getContext(), {});
-  auto Field = [&](unsigned I, const char *Name) {
-    LoadInst *L =
-        B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Window, I), Name);
-    L->setMetadata(LLVMContext::MD_invariant_load, Invariant);
-    return L;
-  };
-  Value *Lo = Field(abi::WindowLo, "hetero.lo");
-  Value *Hi = Field(abi::WindowHi, "hetero.hi");
-  Value *Active = B.CreateICmpNE(Field(abi::WindowActive, ""),
-                                 ConstantInt::get(I64, 0), "hetero.active");
-  return {Lo, B.CreateSub(Hi, ConstantInt::get(I64, 1)), Active};
-}
+/// The window, folded with its active flag into the bounds a clamp takes,
+/// per counter type: a clamp is then one min or max, and a kernel keeps one
+/// bound live across its loop, not the window and its flag (two more
+/// registers cost a 2-D Jacobi on an H200 an occupancy step).
+class WindowBounds {
+public:
+  WindowBounds(Instruction *At, const WindowFields &W)
+      : Entry(At), Lo(W.Lo), Last(W.Last) {
+    if (W.Active)
+      Active = Entry.CreateICmpNE(
+          W.Active, ConstantInt::get(W.Active->getType(), 0), "hetero.active");
+  }
 
-/// V, clamped to the window (Lower: at least lo, else at most hi - 1) when
-/// the window is active.
-Value *clampIfActive(IRBuilder<> &B, const WindowValues &W, Value *V,
-                     bool Signed, bool Lower) {
-  return B.CreateSelect(
-      W.Active, clampValue(B, V, Lower ? W.Lo : W.Last, Signed, Lower), V);
+  /// The least first iteration in Ty: lo while active (always, without an
+  /// active flag), else Ty's least.
+  Value *first(Type *Ty, bool Signed) {
+    return folded(Ty, Signed, /*Lower=*/true);
+  }
+  /// The greatest last iteration in Ty: hi - 1 while active, else Ty's
+  /// greatest, so that clamping to it changes nothing.
+  Value *last(Type *Ty, bool Signed) {
+    return folded(Ty, Signed, /*Lower=*/false);
+  }
+
+private:
+  IRBuilder<> Entry;
+  Value *Lo = nullptr, *Last = nullptr, *Active = nullptr;
+  std::map<std::tuple<Type *, bool, bool>, Value *> Folded;
+
+  Value *folded(Type *Ty, bool Signed, bool Lower) {
+    Value *&V = Folded[{Ty, Signed, Lower}];
+    if (V)
+      return V;
+    // The window lies in the loop's own iteration space, so it fits the
+    // counter's type; comparing at its width keeps a 32-bit loop's
+    // arithmetic 32-bit (widened, it cost a streaming kernel 3% on an H100).
+    unsigned Bits = Ty->getIntegerBitWidth();
+    APInt Off = Lower ? (Signed ? APInt::getSignedMinValue(Bits)
+                                : APInt::getMinValue(Bits))
+                      : (Signed ? APInt::getSignedMaxValue(Bits)
+                                : APInt::getMaxValue(Bits));
+    Value *Bound = Entry.CreateTrunc(Lower ? Lo : Last, Ty);
+    if (!Active)
+      return V = Bound;
+    return V = Entry.CreateSelect(Active, Bound, ConstantInt::get(Ty, Off));
+  }
+};
+
+/// V clamped to the window (Lower: at least its first iteration, else at
+/// most its last); V itself while the window is off.
+Value *clampToBound(IRBuilder<> &B, WindowBounds &W, Value *V, bool Signed,
+                    bool Lower) {
+  Type *Ty = V->getType();
+  Intrinsic::ID Op = Lower ? (Signed ? Intrinsic::smax : Intrinsic::umax)
+                           : (Signed ? Intrinsic::smin : Intrinsic::umin);
+  return B.CreateBinaryIntrinsic(
+      Op, V, Lower ? W.first(Ty, Signed) : W.last(Ty, Signed));
 }
 
 /// Redirects the uses of every load of Ptr's Ty value in F (but Skip) to
@@ -193,16 +215,205 @@ void redirectLoads(Function &F, Value *Ptr, Type *Ty, LoadInst *Skip,
   }
 }
 
-/// Clamps the call's [lb, ub] to the window when the window is active.
-void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
+/// The window global's fields, read once at the entry of F. The plugin
+/// writes the window only between launches, so the loads are invariant.
+WindowFields loadWindow(Function &F, GlobalVariable *Window) {
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  Type *I64 = B.getInt64Ty();
+  MDNode *Invariant = MDNode::get(F.getContext(), {});
+  auto Field = [&](unsigned I, const char *Name) {
+    LoadInst *L =
+        B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Window, I), Name);
+    L->setMetadata(LLVMContext::MD_invariant_load, Invariant);
+    return L;
+  };
+  Value *Lo = Field(abi::WindowLo, "hetero.lo");
+  Value *Last = B.CreateSub(Field(abi::WindowHi, "hetero.hi"),
+                            ConstantInt::get(I64, 1), "hetero.last");
+  return {Lo, Last, Field(abi::WindowActive, "hetero.on")};
+}
+
+/// Path: the direct calls that lead from From to Target, each to a local
+/// function with no other use (clang's outlined teams region on NVPTX).
+/// False when Target is reached otherwise (through the runtime, as a
+/// parallel region is, or from several places).
+bool directPath(Function &From, Function &Target,
+                SmallVectorImpl<CallInst *> &Path) {
+  if (&From == &Target)
+    return true;
+  if (Path.size() >= 8)
+    return false;
+  for (Instruction &I : instructions(From)) {
+    auto *C = dyn_cast<CallInst>(&I);
+    Function *Callee = C ? C->getCalledFunction() : nullptr;
+    if (!Callee || Callee->isDeclaration() || !Callee->hasLocalLinkage() ||
+        !Callee->hasOneUse() || Callee->isVarArg())
+      continue;
+    Path.push_back(C);
+    if (directPath(*Callee, Target, Path))
+      return true;
+    Path.pop_back();
+  }
+  return false;
+}
+
+/// F with two i64 parameters (the window's first and last iteration) after its
+/// own, beside F: same name (F loses it), attributes, metadata and body.
+/// F's uses are the caller's to move.
+Function *withWindowParams(Function &F) {
+  FunctionType *Old = F.getFunctionType();
+  SmallVector<Type *, 8> Params(Old->params());
+  Params.append(abi::WindowParams, Type::getInt64Ty(F.getContext()));
+  auto *Ty = FunctionType::get(Old->getReturnType(), Params, false);
+  Function *NF = Function::Create(Ty, F.getLinkage(), F.getAddressSpace(), "",
+                                  F.getParent());
+  NF->copyAttributesFrom(&F);
+  NF->copyMetadata(&F, 0);
+  NF->takeName(&F);
+  NF->splice(NF->begin(), &F);
+  for (auto [A, NA] : zip(F.args(), NF->args())) {
+    A.replaceAllUsesWith(&NA);
+    NA.takeName(&A);
+  }
+  const char *Names[abi::WindowParams] = {"hetero.lo", "hetero.last"};
+  for (unsigned I = 0; I < abi::WindowParams; ++I)
+    NF->getArg(Old->getNumParams() + I)->setName(Names[I]);
+  return NF;
+}
+
+/// The window as F's last two parameters: always on (a whole launch passes
+/// the whole iteration space).
+WindowFields windowParams(Function &F) {
+  unsigned N = F.arg_size();
+  return {F.getArg(N - 2), F.getArg(N - 1), nullptr};
+}
+
+/// Gives Kernel and each function on Path the window as parameters (the
+/// kernel's after its own: the plugin appends them to the launch's
+/// arguments), each call passing its caller's on. Returns the new kernel;
+/// the call at the path's end, if any, is remade, so Target's init calls
+/// (moved, not copied) stay valid.
+Function *threadWindowParams(Function &Kernel, ArrayRef<CallInst *> Path) {
+  Function *NK = withWindowParams(Kernel);
+  Kernel.replaceAllUsesWith(NK); // its entry-point annotations
+  Function *Caller = NK;
+  for (CallInst *C : Path) {
+    Function *Callee = C->getCalledFunction();
+    Function *NC = withWindowParams(*Callee);
+    SmallVector<Value *, 8> Args(C->args());
+    WindowFields In = windowParams(*Caller);
+    Args.append({In.Lo, In.Last});
+    auto *Call = CallInst::Create(NC, Args, "", C->getIterator());
+    Call->setCallingConv(C->getCallingConv());
+    Call->setAttributes(C->getAttributes());
+    Call->setDebugLoc(C->getDebugLoc());
+    C->replaceAllUsesWith(Call);
+    C->eraseFromParent();
+    Callee->eraseFromParent();
+    Caller = NC;
+  }
+  Kernel.eraseFromParent();
+  return NK;
+}
+
+/// The variable that holds the loop's last iteration, as clang's code
+/// keeps it: the value it stores to ub (PUb) before the init call is a load
+/// of a local variable of Ty, stored once and otherwise only read. Clang
+/// reads it again to bound each chunk's ub by the loop's last iteration and
+/// to test the loop variable against it; null where the code is not so.
+AllocaInst *lastIterationVariable(CallInst *Call, Value *PUb, Type *Ty) {
+  StoreInst *Init = nullptr;
+  for (Instruction *I = Call->getPrevNode(); I && !Init; I = I->getPrevNode())
+    if (auto *S = dyn_cast<StoreInst>(I);
+        S &&
+        S->getPointerOperand()->stripPointerCasts() == PUb->stripPointerCasts())
+      Init = S;
+  auto *Read = Init ? dyn_cast<LoadInst>(Init->getValueOperand()) : nullptr;
+  auto *Var = Read ? dyn_cast<AllocaInst>(Read->getPointerOperand()) : nullptr;
+  if (!Var || Read->getType() != Ty)
+    return nullptr;
+  unsigned Stores = 0;
+  for (User *U : Var->users()) {
+    if (auto *S = dyn_cast<StoreInst>(U)) {
+      if (S->getValueOperand() == Var)
+        return nullptr;
+      ++Stores;
+    } else if (auto *II = dyn_cast<IntrinsicInst>(U)) {
+      if (!II->isLifetimeStartOrEnd())
+        return nullptr;
+    } else if (!isa<LoadInst>(U)) {
+      return nullptr; // escapes
+    }
+  }
+  return Stores == 1 ? Var : nullptr;
+}
+
+/// Where clang's code has no variable for the loop's last iteration
+/// (lastIterationVariable): the clamps go on every read of the call's lb
+/// and ub after the call. Lb and Ub: the reads of the bounds handed in.
+void clampEveryRead(const InitCall &IC, Type *Ty, LoadInst *Lb, LoadInst *Ub,
+                    WindowBounds &W, DominatorTree &DT) {
+  Function &F = *IC.Call->getFunction();
+  Value *PLb = Lb->getPointerOperand(), *PUb = Ub->getPointerOperand();
   IRBuilder<> B(IC.Call);
-  WindowValues W = loadWindow(*IC.Call->getFunction(), Window);
+  // Chunked schedules step [lb, ub] by the stride and bound it by
+  // the loop's own last iteration, not by the ub handed to the runtime:
+  // every later read of ub is clamped too, so no chunk runs past the window.
+  redirectLoads(F, PUb, Ty, Ub, [&](IRBuilder<> &After, LoadInst *L) {
+    return clampToBound(After, W, L, IC.Signed, false);
+  });
+  // They also test the next lb against the loop's own iteration count, so a
+  // team whose lb has stepped past the window would still enter the loop
+  // body once per stride up to the whole loop's end, as an empty parallel
+  // region each time: a GPU team of 128 iterations then spent a quarter of
+  // its time on them in every chunk but the last. A read of lb past the
+  // window that the loop tests (directly, or through the loop variable it
+  // is copied to) gives the loop's end instead (the ub handed in, plus one),
+  // where the loop stops as it would have after its last stride. The reads
+  // that step lb or hand it to the parallel region stay as they are: lb
+  // then remains a plain recurrence that the optimiser knows is not
+  // negative, and keeps the region's loop 32-bit where clang's is (an empty
+  // chunk past the window is harmless; its ub is clamped).
+  Value *End = B.CreateAdd(Ub, ConstantInt::get(Ty, 1), "hetero.end");
+  auto Tested = [&](LoadInst *L) {
+    return any_of(L->users(), [&](User *U) {
+      if (isa<ICmpInst>(U))
+        return true;
+      auto *S = dyn_cast<StoreInst>(U);
+      return S && S->getValueOperand() == L &&
+             S->getPointerOperand()->stripPointerCasts() !=
+                 PLb->stripPointerCasts();
+    });
+  };
+  redirectLoads(
+      F, PLb, Ty, Lb, [&](IRBuilder<> &After, LoadInst *L) -> Value * {
+        if (!DT.dominates(IC.Call, L))
+          return nullptr; // the lb the loop starts from is set by the call
+        if (!Tested(L))
+          return nullptr;
+        Value *Last = W.last(Ty, IC.Signed);
+        Value *Past = IC.Signed ? After.CreateICmpSGT(L, Last)
+                                : After.CreateICmpUGT(L, Last);
+        return After.CreateSelect(Past, End, L);
+      });
+}
+
+/// Clamps the call's [lb, ub] to the window when the window is active.
+void clampToWindow(const InitCall &IC, const WindowFields &Fields) {
+  IRBuilder<> B(IC.Call);
+  Function &F = *IC.Call->getFunction();
+  // At F's entry, after the fields that are loads there.
+  Instruction *At = &*F.getEntryBlock().getFirstInsertionPt();
+  for (Value *V : {Fields.Lo, Fields.Last, Fields.Active})
+    if (auto *I = dyn_cast_or_null<Instruction>(V); I && !I->comesBefore(At))
+      At = I->getNextNode();
+  WindowBounds W(At, Fields);
   unsigned LbArg = IC.ByValue ? 3 : 4, UbArg = IC.ByValue ? 4 : 5;
   if (IC.ByValue) {
     Value *Lb = IC.Call->getArgOperand(LbArg);
     Value *Ub = IC.Call->getArgOperand(UbArg);
-    IC.Call->setArgOperand(LbArg, clampIfActive(B, W, Lb, IC.Signed, true));
-    IC.Call->setArgOperand(UbArg, clampIfActive(B, W, Ub, IC.Signed, false));
+    IC.Call->setArgOperand(LbArg, clampToBound(B, W, Lb, IC.Signed, true));
+    IC.Call->setArgOperand(UbArg, clampToBound(B, W, Ub, IC.Signed, false));
     return;
   }
   // The bounds' type is the init function's: i32 for _4/_4u, i64 for _8/_8u.
@@ -211,35 +422,27 @@ void clampToWindow(const InitCall &IC, GlobalVariable *Window) {
                  : B.getInt32Ty();
   Value *PLb = IC.Call->getArgOperand(LbArg);
   Value *PUb = IC.Call->getArgOperand(UbArg);
+  AllocaInst *LastVar = lastIterationVariable(IC.Call, PUb, Ty);
   LoadInst *Lb = B.CreateLoad(Ty, PLb);
   auto *Ub = B.CreateLoad(Ty, PUb);
-  B.CreateStore(clampIfActive(B, W, Lb, IC.Signed, true), PLb);
-  B.CreateStore(clampIfActive(B, W, Ub, IC.Signed, false), PUb);
-  // Chunked schedules step [lb, ub] by the stride and bound it by the loop's
-  // own last iteration, not by the ub handed to the runtime: every later read
-  // of ub is clamped too, so no chunk runs past the window.
-  Function &F = *IC.Call->getFunction();
-  redirectLoads(F, PUb, Ty, Ub, [&](IRBuilder<> &After, LoadInst *L) {
-    return clampIfActive(After, W, L, IC.Signed, false);
-  });
-  // They also test the next lb against the loop's own iteration count, so a
-  // team whose lb has stepped past the window would still enter the loop
-  // body once per stride up to the whole loop's end, as an empty parallel
-  // region each time: a GPU team of 128 iterations then spent a quarter of
-  // its time on them in every chunk but the last. A read of lb past the
-  // window gives the loop's end instead (the ub handed in, plus one), where
-  // the loop stops as it would have after its last stride.
+  B.CreateStore(clampToBound(B, W, Lb, IC.Signed, true), PLb);
+  B.CreateStore(clampToBound(B, W, Ub, IC.Signed, false), PUb);
   DominatorTree DT(F);
-  Value *End = B.CreateAdd(Ub, ConstantInt::get(Ty, 1), "hetero.end");
-  redirectLoads(
-      F, PLb, Ty, Lb, [&](IRBuilder<> &After, LoadInst *L) -> Value * {
-        if (!DT.dominates(IC.Call, L))
-          return nullptr; // the lb the loop starts from is set by the call
-        Value *Last = narrowBound(After, W.Last, Ty);
-        Value *Past = IC.Signed ? After.CreateICmpSGT(L, Last)
-                                : After.CreateICmpUGT(L, Last);
-        return After.CreateSelect(After.CreateAnd(W.Active, Past), End, L);
-      });
+  if (LastVar) {
+    // The loop's own last iteration, read after the call, becomes the
+    // window's: each chunk's ub and the loop's test then stop at the window
+    // with the code clang wrote, and the clamp is loop-invariant (hoisted
+    // once; clamps in the loop cost a streaming stencil a fifth of its
+    // time on an H200, docs/measurements.md#loop-window).
+    redirectLoads(F, LastVar, Ty, nullptr,
+                  [&](IRBuilder<> &After, LoadInst *L) -> Value * {
+                    if (!DT.dominates(IC.Call, L))
+                      return nullptr;
+                    return clampToBound(After, W, L, IC.Signed, false);
+                  });
+    return;
+  }
+  clampEveryRead(IC, Ty, Lb, Ub, W, DT);
 }
 
 /// `a * b + c` in one expression is an llvm.fmuladd (clang's default
@@ -268,16 +471,52 @@ bool fuseMultiplyAdds(Module &M) {
 }
 
 GlobalVariable *addGlobal(Module &M, const std::string &Name, Constant *Init,
-                          bool Const) {
+                          bool Const, unsigned NvptxSpace = 1) {
   unsigned AS = M.getDataLayout().getDefaultGlobalsAddressSpace();
   if (Triple(M.getTargetTriple()).isNVPTX())
-    AS = 1; // global memory: the plugin finds it with cuModuleGetGlobal
+    AS = NvptxSpace; // the plugin finds it with cuModuleGetGlobal
   auto *G = new GlobalVariable(M, Init->getType(), Const,
                                GlobalValue::ExternalLinkage, Init, Name,
                                nullptr, GlobalValue::NotThreadLocal, AS);
   G->setVisibility(GlobalValue::ProtectedVisibility);
   appendToUsed(M, {G});
   return G;
+}
+
+/// Gives the copy of Kernel (VMap: the copies' module's values) its window
+/// and the clamp of Target's bounds; returns the copy.
+Function *windowCopy(Module &M, Function &Kernel, const InitCall &Target,
+                     ValueToValueMapTy &VMap, WindowedCopies &Copies,
+                     bool HostImage) {
+  auto *Copy = cast<Function>(VMap[&Kernel]);
+  InitCall InCopy = Target;
+  InCopy.Call = cast<CallInst>(VMap[Target.Call]);
+  Function &Starts = *InCopy.Call->getFunction();
+  SmallVector<CallInst *, 2> Path;
+  if (!HostImage && directPath(*Copy, Starts, Path)) {
+    // A GPU kernel's parameters are in its constant bank when it starts,
+    // where a global is a load that misses once per SM
+    // (docs/measurements.md#loop-window). The host image's teams region is
+    // reached through the runtime, and a load there costs nothing.
+    Copy = threadWindowParams(*Copy, Path);
+    clampToWindow(InCopy, windowParams(*InCopy.Call->getFunction()));
+    addGlobal(M, abi::windowParamsSymbol(Kernel.getName().str()),
+              ConstantInt::get(Type::getInt8Ty(M.getContext()), 1),
+              /*Const=*/true);
+    return Copy;
+  }
+  Type *I64 = Type::getInt64Ty(M.getContext());
+  // On NVPTX in constant memory: read through the constant cache, and
+  // ptxas folds it into instructions instead of registers.
+  GlobalVariable *W = addGlobal(
+      M, abi::windowSymbol(Kernel.getName().str()),
+      ConstantAggregateZero::get(ArrayType::get(I64, abi::WindowFields)),
+      /*Const=*/false, /*NvptxSpace=*/4);
+  // Known to the copies (which only declare it) as aligned enough to read
+  // lo and hi in one load.
+  W->setAlignment(Align(16));
+  clampToWindow(InCopy, loadWindow(Starts, Copies.declare(*W)));
+  return Copy;
 }
 
 struct LoopWindowPass : PassInfoMixin<LoopWindowPass> {
@@ -335,20 +574,9 @@ struct LoopWindowPass : PassInfoMixin<LoopWindowPass> {
     if (any_of(Plans, [](const KernelPlan &P) { return P.Desc.splittable(); }))
       Copies.emplace(WindowedCopies::cloneDeviceModule(M, VMap));
     for (KernelPlan &P : Plans) {
-      if (P.Desc.splittable()) {
-        Type *I64 = Type::getInt64Ty(M.getContext());
-        GlobalVariable *W = addGlobal(
-            M, abi::windowSymbol(P.K->getName().str()),
-            ConstantAggregateZero::get(ArrayType::get(I64, abi::WindowFields)),
-            /*Const=*/false);
-        // Known to the copies (which only declare it) as aligned enough to
-        // read lo and hi in one load.
-        W->setAlignment(Align(16));
-        InitCall InCopy = *P.Target;
-        InCopy.Call = cast<CallInst>(VMap[P.Target->Call]);
-        clampToWindow(InCopy, Copies->declare(*W));
-        Copies->adoptCopy(*cast<Function>(VMap[P.K]));
-      }
+      if (P.Desc.splittable())
+        Copies->adoptCopy(
+            *windowCopy(M, *P.K, *P.Target, VMap, *Copies, HostImage));
       if (HostImage)
         addGlobal(M, abi::descriptorSymbol(P.K->getName().str()),
                   ConstantDataArray::getString(M.getContext(),

@@ -202,6 +202,7 @@ void BackEnds::findWindows(ImageGroup &G, HeteroKernel &K) {
   if (!K.Desc || !K.Desc->splittable())
     return;
   std::string Name = abi::windowSymbol(K.Traits.Name);
+  std::string Params = abi::windowParamsSymbol(K.Traits.Name);
   std::string Copy = abi::windowedKernelSymbol(K.Traits.Name);
   std::string With;
   for (size_t I = 0; I < Members.size(); ++I) {
@@ -213,7 +214,12 @@ void BackEnds::findWindows(ImageGroup &G, HeteroKernel &K) {
     if (M.Kind == MemberKind::Gpu) {
       __tgt_device_image *Img = G.CudaImageOf[M.Index];
       __tgt_device_binary Bin = G.CudaBinaries[M.Index];
-      if (Img && G.Symbols.defines(Img, Name))
+      if (Img && G.Symbols.defines(Img, Params) &&
+          G.Symbols.defines(Img, Copy)) {
+        K.Windows[I].Params =
+            Cuda->get_function(Bin, Copy.c_str(), &Entry) == OFFLOAD_SUCCESS;
+        Rc = K.Windows[I].Params ? OFFLOAD_SUCCESS : OFFLOAD_FAIL;
+      } else if (Img && G.Symbols.defines(Img, Name))
         Rc =
             Cuda->get_global(Bin, sizeof(abi::LoopWindow), Name.c_str(), &Addr);
       if (Rc == OFFLOAD_SUCCESS && G.Symbols.defines(Img, Copy) &&
@@ -230,7 +236,7 @@ void BackEnds::findWindows(ImageGroup &G, HeteroKernel &K) {
     }
     K.Windows[I].Addr = Rc == OFFLOAD_SUCCESS ? Addr : nullptr;
     K.Windows[I].Entry = Rc == OFFLOAD_SUCCESS ? Entry : nullptr;
-    K.Traits.Windowed[I] = K.Windows[I].Addr != nullptr;
+    K.Traits.Windowed[I] = K.Windows[I].Addr || K.Windows[I].Params;
     With += (K.Traits.Windowed[I] ? " " : " no-") + M.name();
   }
   info(2, "kernel %s: splittable; loop window on:%s", K.Traits.Name.c_str(),

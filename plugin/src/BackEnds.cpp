@@ -355,19 +355,25 @@ void BackEnds::stop() {
 //===--- Running a chunk
 //-----------------------------------------------------===//
 
-/// Sets member M's copy of the kernel's loop window for chunk C (off for a
-/// whole launch); writes only what changed. A GPU's goes in its lane, in
-/// order with the kernels queued there (an earlier chunk of this kernel may
-/// still be waiting to read its own window).
-bool BackEnds::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
-                         __tgt_async_info *Lane) {
-  HeteroKernel::Window &W = K.Windows[M];
+/// Chunk C's loop window (off for a whole launch).
+static abi::LoopWindow windowOf(const ChunkRun &C) {
   abi::LoopWindow V;
   if (C.Windowed) {
     V.Lo = static_cast<int64_t>(C.Lo);
     V.Hi = static_cast<int64_t>(C.Hi);
     V.Active = 1;
   }
+  return V;
+}
+
+/// Sets member M's copy of the kernel's loop window for chunk C, where the
+/// image has a window global; writes only what changed. A GPU's goes in its
+/// lane, in order with the kernels queued there (an earlier chunk of this
+/// kernel may still be waiting to read its own window).
+bool BackEnds::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
+                         __tgt_async_info *Lane) {
+  HeteroKernel::Window &W = K.Windows[M];
+  abi::LoopWindow V = windowOf(C);
   if (!W.Addr || memcmp(&V, &W.Value, sizeof(V)) == 0)
     return true;
   const Member &Mb = Members[M];
@@ -399,10 +405,14 @@ bool BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
   const HeteroKernel::Window &W = K.Windows[C.Member];
   const Member &M = Members[C.Member];
   // Every launch on a member with a window runs the windowed copy, whole
-  // ones with the window off: compiled apart, the copy and the kernel may
-  // be optimised apart (a math routine inlined into one and not the other,
-  // then fused differently), and a split must give a whole run's bits.
-  if (W.Entry) {
+  // ones with the window off or over the whole loop: compiled apart, the copy
+  // and the kernel may be optimised apart (a math routine inlined into one and
+  // not the other, then fused differently), and a split must give a whole run's
+  // bits. A whole launch with no trip count (clang gives none where a
+  // distribute loop is not all of its target region) runs the kernel itself:
+  // without a trip count nothing splits it.
+  bool NoTripCount = W.Params && !C.Windowed && !L.Args->Tripcount;
+  if (W.Entry && !NoTripCount) {
     if (!setWindow(C.Member, K, C, Lane))
       return false;
     Out.Entry = W.Entry;
@@ -429,6 +439,14 @@ bool BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
         static_cast<uint32_t>(std::clamp<uint64_t>(Teams, 1, UINT32_MAX));
   }
   Out.Args = C.Args;
+  if (W.Entry && W.Params && !NoTripCount) {
+    // The first and the last iteration; a whole launch's are its loop's.
+    uint64_t First = C.Windowed ? C.Lo : 0;
+    uint64_t End = C.Windowed ? C.Hi : L.Args->Tripcount;
+    for (uint64_t Field : {First, End - 1})
+      Out.Args.push_back(static_cast<uintptr_t>(Field));
+    Out.KA.NumArgs += abi::WindowParams;
+  }
   Out.Offsets.assign(Out.Args.size(), 0);
   return true;
 }

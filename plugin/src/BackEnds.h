@@ -58,9 +58,12 @@ struct HeteroKernel {
   /// written there, and the kernel's copy that reads it (CompilerAbi.h; the
   /// kernel itself in images from before the copy).
   struct Window {
-    void *Addr = nullptr;
+    void *Addr = nullptr; // the image's window global, if it has one
     abi::LoopWindow Value;
     void *Entry = nullptr;
+    /// The copy takes the window as arguments after the kernel's own
+    /// (CompilerAbi.h: K_hetero_window_params) instead of from Addr.
+    bool Params = false;
   };
   std::vector<Window> Windows;
 };

@@ -8,9 +8,10 @@
 // For an offloaded kernel K (clang names it
 // __omp_offloading_<device id>_<file id>_<parent>_l<line>):
 //
-//   K_hetero_window  a LoopWindow, in every device image (NVPTX: global
-//                    memory) of a kernel the pass could window; absent
-//                    otherwise. All zero (inactive) as compiled.
+//   K_hetero_window  a LoopWindow, in every device image (NVPTX: constant
+//                    memory) of a kernel the pass could window, unless the
+//                    image has K_hetero_window_params; absent otherwise.
+//                    All zero (inactive) as compiled.
 //   K_hetero_windowed
 //                    a copy of K, with K's parameters and kernel
 //                    environment, that runs only the window's iterations
@@ -24,6 +25,14 @@
 //                    launches with the window off, so that a split and a
 //                    whole run execute the same code. (Images from before
 //                    the copy existed have the clamp in K itself.)
+//   K_hetero_window_params
+//                    in a device image whose K_hetero_windowed takes its
+//                    window as two i64 parameters after K's own: the first
+//                    and the last iteration to run (WindowParams), which the
+//                    plugin appends to every launch of the copy, a whole
+//                    launch's being 0 and its trip count minus one; that
+//                    image has no K_hetero_window. The NVPTX images, where
+//                    the kernel reaches its loop through direct calls.
 //   K_hetero_desc    the kernel's descriptor (KernelDescriptor.h), a
 //                    NUL-terminated string, in the x86_64 image only.
 //
@@ -58,17 +67,23 @@ enum LoopWindowField : unsigned {
   WindowActive = 2
 };
 constexpr unsigned WindowFields = 3;
+/// The window as parameters (K_hetero_window_params): first, last.
+constexpr unsigned WindowParams = 2;
 
 constexpr const char *WindowSuffix = "_hetero_window";
 /// The kernel's copy that reads the window (the kernel itself does not).
 constexpr const char *WindowedKernelSuffix = "_hetero_windowed";
 constexpr const char *DescriptorSuffix = "_hetero_desc";
+constexpr const char *WindowParamsSuffix = "_hetero_window_params";
 
 inline std::string windowSymbol(const std::string &Kernel) {
   return Kernel + WindowSuffix;
 }
 inline std::string windowedKernelSymbol(const std::string &Kernel) {
   return Kernel + WindowedKernelSuffix;
+}
+inline std::string windowParamsSymbol(const std::string &Kernel) {
+  return Kernel + WindowParamsSuffix;
 }
 inline std::string descriptorSymbol(const std::string &Kernel) {
   return Kernel + DescriptorSuffix;

@@ -13,6 +13,7 @@
 // CHECK: three chunked teams loops: ok
 // CHECK: target parallel for schedule(static, 5): ok
 // CHECK: collapse(2) schedule(static, 9): ok
+// CHECK: two teams over many chunks: ok
 // CHECK: done failures=0
 #include <stdlib.h>
 
@@ -71,6 +72,38 @@ int main(void) {
     for (int j = 0; j < cols; ++j)
       ok &= g[i * cols + j] == i + j;
   check("collapse(2) schedule(static, 9)", ok);
+
+  // Chunks of 64 iterations stepped through by each team, in a loop bounded
+  // by a value known only at run time (clang keeps the last iteration in a
+  // variable, which the window's last replaces) and in one bounded by
+  // constants (the window clamps every read of the chunk's bounds). A chunk
+  // past the window would run on a member's own copy, where its writes are
+  // not copied home, but its part of a sum would count twice.
+  int m = n + (v[0] - 2);
+  long *u = calloc(n, sizeof(long));
+  long sum1 = 0, sum2 = 0;
+#pragma omp target data map(tofrom : u[0 : n])
+  {
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
+#pragma omp target teams distribute parallel for dist_schedule(static, 64)     \
+    reduction(+ : sum1)
+    for (int i = 0; i < m; ++i) {
+      u[i] += 1;
+      sum1 += i;
+    }
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
+#pragma omp target teams distribute parallel for dist_schedule(static, 64)     \
+    reduction(+ : sum2)
+    for (long i = 5; i < 200003L; ++i) {
+      u[i] += 1;
+      sum2 += i;
+    }
+  }
+  ok = sum1 == (long)n * (n - 1) / 2 && sum2 == (long)n * (n - 1) / 2 - 10;
+  for (int i = 0; i < n; ++i)
+    ok &= u[i] == (i < 5 ? 1 : 2);
+  check("two teams over many chunks", ok);
+  free(u);
   free(v);
   free(w);
   free(g);

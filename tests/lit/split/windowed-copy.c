@@ -8,6 +8,10 @@
 // REQUIRES: compiler
 // RUN: rm -rf %t.dir && mkdir -p %t.dir && cd %t.dir && %clang-hetero --offload-device-only -S -emit-llvm %s
 // RUN: %FileCheck %s < %t.dir/windowed-copy-openmp-x86_64-unknown-linux-gnu.ll
+// On NVPTX the copy takes the window as two parameters after the kernel's,
+// its first and last iteration (the plugin appends them to the launch), and
+// the image says so with a marker instead of a window global:
+// RUN: cat %t.dir/windowed-copy-openmp-nvptx64-*.ll | %FileCheck %s --check-prefix=GPU
 // Split over two simulated accelerators and the CPU pool, through the
 // copies, the answers are the host fallback's:
 // RUN: %clang-hetero %s -o %t
@@ -19,6 +23,11 @@
 // CHECK: call {{.*}} @__omp_offloading_[[K]].omp_outlined.[[N:[0-9]+]],
 // CHECK: define internal void @__omp_offloading_[[K]].omp_outlined.[[N]](
 // CHECK-NEXT: load i64, ptr @__omp_offloading_[[K]]_hetero_window
+// GPU-NOT: _hetero_window =
+// GPU: @__omp_offloading_[[K:[0-9a-f]+_[0-9a-f]+_main_l[0-9]+]]_hetero_window_params = {{.*}} constant i8 1
+// GPU-NOT: _hetero_window =
+// GPU: define {{.*}} @__omp_offloading_[[K]]_hetero_windowed({{.*}}, i64 %{{[0-9]+}}, i64 %[[LAST:[0-9]+]])
+// GPU: trunc i64 %[[LAST]] to i32
 // OUT: sum=
 // STATS: hetero-stats kernel={{.*}} split=yes
 #include <stdio.h>
