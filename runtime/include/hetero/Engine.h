@@ -103,6 +103,10 @@ namespace hetero {
 using TaskRunner = std::function<std::vector<bool>(
     const std::vector<std::pair<int, std::function<bool()>>> &Tasks)>;
 
+/// How a launch, or a step of it, ended: its iterations all ran; nothing
+/// ran (it was not split, and runs whole); or it failed.
+enum class LaunchOutcome { Done, NotSplit, Failed };
+
 struct LaunchRequest {
   const KernelTraits *Kernel = nullptr;
   /// The kernel arguments as libomptarget passes them (hetero addresses or
@@ -183,14 +187,27 @@ private:
   void capOneMember(const std::string &Key, const LaunchRequest &R,
                     const std::vector<Share> &Shares);
   /// Launch R over the members' memory in rounds, each a split of the next
-  /// iterations the capped Shares hold (RoomCaps.h); NotRun only when
+  /// iterations the capped Shares hold (RoomCaps.h); NotSplit only when
   /// nothing ran (Reason says why).
-  enum class RoundsOutcome { Done, NotRun, Failed };
-  RoundsOutcome launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
+  LaunchOutcome launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
                                const std::string &Key,
                                const std::vector<Share> &Shares,
                                const std::vector<size_t> &Takers,
                                std::string &Reason);
+  /// The steps of launch(): its shares (empty: it runs whole), a split (or
+  /// rounds) over them, a whole launch, and what the share model and the
+  /// teams trial learn from a split that ran.
+  struct LaunchPlan;
+  LaunchPlan planLaunch(const LaunchRequest &R,
+                        const std::function<bool(size_t)> &MayRun);
+  LaunchOutcome launchSplit(const LaunchRequest &R, LaunchPlan &P,
+                            KernelStats::Launch &Rec);
+  LaunchOutcome launchWhole(const LaunchRequest &R, const LaunchPlan &P,
+                            const std::function<bool(size_t)> &MayRun,
+                            KernelStats::Launch &Rec);
+  void saySplit(const KernelTraits &K, const KernelStats::Launch &Rec);
+  void learnFromSplit(const KernelTraits &K, const LaunchPlan &P,
+                      KernelStats::Launch &Rec, double Wall);
   /// Points the data layer's map-time writes at the member a whole launch
   /// would run on first (the host for the CPU pool); again after a failure.
   void updateHome();

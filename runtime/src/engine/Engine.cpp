@@ -267,7 +267,7 @@ void Engine::capOneMember(const std::string &Key, const LaunchRequest &R,
                    static_cast<double>(Reach));
 }
 
-Engine::RoundsOutcome
+LaunchOutcome
 Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
                        const std::string &Key, const std::vector<Share> &Shares,
                        const std::vector<size_t> &Takers, std::string &Reason) {
@@ -275,7 +275,7 @@ Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
   if (!Total) {
     Reason = "no member's memory holds its data, and its trip count is "
              "not known for rounds";
-    return RoundsOutcome::NotRun;
+    return LaunchOutcome::NotSplit;
   }
   uint64_t Done = 0, Rounds = 0;
   for (int Lowered = 0; Done < Total;) {
@@ -288,10 +288,10 @@ Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
     LaunchRun Part(*this, R, Rec);
     Part.allowRoomCaps(Key, Takers);
     Part.setWindow(Done, Hi);
-    LaunchRun::Outcome O = Part.split(Fit.Shares, Reason);
-    if (O == LaunchRun::Outcome::Failed)
-      return RoundsOutcome::Failed;
-    if (O == LaunchRun::Outcome::Done) {
+    LaunchOutcome O = Part.split(Fit.Shares, Reason);
+    if (O == LaunchOutcome::Failed)
+      return LaunchOutcome::Failed;
+    if (O == LaunchOutcome::Done) {
       Done = Hi;
       ++Rounds;
       continue;
@@ -299,7 +299,7 @@ Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
     if (Part.roomLearned() && ++Lowered < 32)
       continue; // a smaller round
     if (!Done)
-      return RoundsOutcome::NotRun;
+      return LaunchOutcome::NotSplit;
     // Part of it ran: the rest runs on the CPU pool, in place (it must not
     // run again whole).
     auto Cpu =
@@ -312,7 +312,7 @@ Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
       LaunchRun Rest(*this, R, Rec);
       Rest.setWindow(Done, Total);
       O = Rest.split({{static_cast<size_t>(Cpu - Members.begin()), 1}}, Why);
-      if (O == LaunchRun::Outcome::Done) {
+      if (O == LaunchOutcome::Done) {
         warning("kernel %s: the members' memory held no further round; the "
                 "CPU pool ran its last %llu iterations",
                 R.Kernel->shown().c_str(),
@@ -324,10 +324,163 @@ Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
     error("kernel %s: %llu of its %llu iterations ran in rounds, then: %s",
           R.Kernel->shown().c_str(), static_cast<unsigned long long>(Done),
           static_cast<unsigned long long>(Total), Why.c_str());
-    return RoundsOutcome::Failed;
+    return LaunchOutcome::Failed;
   }
   Rec.Rounds = Rounds;
-  return RoundsOutcome::Done;
+  return LaunchOutcome::Done;
+}
+
+/// What a launch decided before it ran: its shares and why.
+struct Engine::LaunchPlan {
+  std::string Key;            // the share model's, empty when nothing splits it
+  std::string SharesNote;     // the statistics' shares=
+  std::string Reason;         // why it runs whole
+  std::vector<Share> Offered; // the policy's shares
+  std::vector<Share> Shares;  // the model's, capped by room
+  std::vector<size_t> Takers; // who takes what capped members cannot hold
+  double Overflow = 0;        // the fraction nobody holds (RoomCaps.h)
+  size_t Alone;               // the member the model runs it on alone
+  /// When the policy had offered its shares: a split's wall time counts
+  /// from there.
+  std::chrono::steady_clock::time_point Start;
+};
+
+Engine::LaunchPlan
+Engine::planLaunch(const LaunchRequest &R,
+                   const std::function<bool(size_t)> &MayRun) {
+  const KernelTraits &K = *R.Kernel;
+  LaunchPlan P;
+  P.Alone = Members.size();
+  TraceSpan Sharing("host", "plan", "shares");
+  P.Shares = Decide.splitShares(Members, K, MayRun, P.Reason);
+  P.Start = std::chrono::steady_clock::now();
+  if (P.Shares.empty())
+    return P;
+  P.Key = ShareModel::key(K.Name, R.TripCount);
+  P.Offered = P.Shares;
+  P.Shares =
+      Measured.shares(P.Key, Members, P.Shares, P.SharesNote, R.TripCount);
+  // Members whose memory holds less than their share keep what it holds
+  // (RoomCaps.h).
+  P.Takers = roomTakers(P.Offered);
+  capOneMember(P.Key, R, P.Shares);
+  RoomCaps::Applied Fit = Room.apply(P.Key, P.Shares, P.Takers, MemberNames);
+  if (!Fit.Note.empty()) {
+    P.Shares = Fit.Shares;
+    P.SharesNote += (P.SharesNote.empty() ? "" : " ") + Fit.Note;
+  }
+  P.Overflow = Fit.Overflow;
+  pickGrids(P.Key, P.Shares, R.TripCount);
+  if (P.Shares.size() == 1 && P.Offered.size() > 1) {
+    // The model found one member faster alone (or the others' memory holds
+    // none of it): one chunk there, not a whole launch, so that its
+    // reductions go through the member's partial slots in the kernel's
+    // stream where a whole launch copies the variable up and back
+    // synchronously (CG's dots on an H200: 8 to 17 us up, 12 down, of a 50
+    // us launch). The members it was offered take over when it fails; a
+    // whole launch there when it has no room.
+    P.Reason = "measured shares: " + P.SharesNote;
+    P.Alone = P.Shares.front().Member;
+  }
+  return P;
+}
+
+LaunchOutcome Engine::launchSplit(const LaunchRequest &R, LaunchPlan &P,
+                                  KernelStats::Launch &Rec) {
+  if (P.Overflow > 0 && !P.Shares.empty()) {
+    issuePosted();
+    LaunchOutcome Outcome =
+        launchInRounds(R, Rec, P.Key, P.Shares, P.Takers, P.Reason);
+    Back.issueHeld();
+    return Outcome;
+  }
+  LaunchRun Split(*this, R, Rec);
+  if (mayRunAhead(P.Key, *R.Kernel, P.Shares))
+    Split.allowRunAhead(P.Key);
+  Split.allowRoomCaps(P.Key, P.Takers);
+  LaunchOutcome Outcome =
+      Split.split(P.Shares, P.Reason,
+                  P.Alone < Members.size() ? P.Offered : std::vector<Share>());
+  // Copies queued for chunks that then did not start go now, before a
+  // later launch can write what they read (Backend::issueHeld); after
+  // posted starts, once those were issued (issuePosted).
+  if (Split.posted())
+    LastPosted = true;
+  else if (LastPosted)
+    issuePosted(); // drains what was posted, then issues what is held
+  else
+    Back.issueHeld();
+  if (Outcome != LaunchOutcome::NotSplit || !Split.roomLearned())
+    return Outcome;
+  // Its caps were lowered and nobody takes the rest: the launch goes round
+  // (nothing of it ran).
+  RoomCaps::Applied Fit = Room.apply(P.Key, P.Shares, P.Takers, MemberNames);
+  if (Fit.Overflow == 0 || Fit.Shares.empty())
+    return Outcome;
+  Rec = KernelStats::Launch();
+  Rec.Shares = P.SharesNote + " " + Fit.Note;
+  LaunchOutcome Rounds =
+      launchInRounds(R, Rec, P.Key, Fit.Shares, P.Takers, P.Reason);
+  Back.issueHeld();
+  return Rounds == LaunchOutcome::NotSplit ? Outcome : Rounds;
+}
+
+LaunchOutcome Engine::launchWhole(const LaunchRequest &R, const LaunchPlan &P,
+                                  const std::function<bool(size_t)> &MayRun,
+                                  KernelStats::Launch &Rec) {
+  const KernelTraits &K = *R.Kernel;
+  Rec = KernelStats::Launch();
+  Rec.Reason = P.Reason;
+  if (P.Alone < Members.size())
+    Rec.Shares = P.SharesNote;
+  info(2, "launch %s not split: %s", K.shown().c_str(), P.Reason.c_str());
+  if (Decide.offGpu(Members, K) && infoLevel() >= 1)
+    sayLaunch(K.Name, "cpu-only",
+              "launch " + K.shown() + ": CPU members only (" +
+                  K.Desc->hostOnly() + ")");
+  issuePosted();
+  LaunchRun Whole(*this, R, Rec);
+  WholeChoice Order = Decide.wholeOrder(Members, MayRun);
+  auto At = std::find(Order.Order.begin(), Order.Order.end(), P.Alone);
+  if (At != Order.Order.end())
+    std::rotate(Order.Order.begin(), At, At + 1);
+  return Whole.whole(Order, P.Reason);
+}
+
+void Engine::saySplit(const KernelTraits &K, const KernelStats::Launch &Rec) {
+  if (infoLevel() < 1)
+    return;
+  std::string Who, Shape; // built only when printed, off the launch path
+  for (const auto &[Name, U] : Rec.Members) {
+    Who +=
+        (Who.empty() ? "" : ", ") + Name + ":" + std::to_string(U.Iterations);
+    Shape += Name + ",";
+  }
+  sayLaunch(K.Name, "split:" + Shape, "launch " + K.shown() + " split: " + Who);
+}
+
+void Engine::learnFromSplit(const KernelTraits &K, const LaunchPlan &P,
+                            KernelStats::Launch &Rec, double Wall) {
+  std::vector<MemberUsage> Usage(Members.size());
+  for (const auto &[Name, U] : Rec.Members)
+    for (size_t M = 0; M < Members.size(); ++M)
+      if (MemberNames[M] == Name)
+        Usage[M] = U;
+  if (infoLevel() >= 2) // the line is built only when it is printed
+    printLaunchTimes(K.shown(), Wall, Rec, P.SharesNote);
+  if (Rec.RanAhead) {
+    // Its chunks' times are not known: it only counts.
+    (void)recordGrids(P.Key, Usage, Rec, /*Timed=*/false);
+    Measured.recordUntimed(P.Key);
+    return;
+  }
+  double Most = 0;
+  for (const MemberUsage &U : Usage)
+    Most = std::max(Most, U.BusySeconds);
+  Busiest[P.Key] = Most;
+  // A grid under trial would swing the GPU's measured speed.
+  if (!recordGrids(P.Key, Usage, Rec, /*Timed=*/true))
+    Measured.record(P.Key, Usage, Wall);
 }
 
 bool Engine::launch(const LaunchRequest &R) {
@@ -340,148 +493,37 @@ bool Engine::launch(const LaunchRequest &R) {
   TransferStats &T = Layer.stats();
   uint64_t H2D = T.BytesH2D, D2D = T.BytesD2D, D2H = T.BytesD2H;
   auto Covers = [&](size_t M) { return Indirect.covers(M, R.Args); };
-  auto MayRun = [&](size_t M) { return Decide.mayRun(Members, M, K, Covers); };
+  std::function<bool(size_t)> MayRun = [&](size_t M) {
+    return Decide.mayRun(Members, M, K, Covers);
+  };
 
   KernelStats::Launch Rec;
-  std::string Reason;
-  std::optional<TraceSpan> Sharing;
-  Sharing.emplace("host", "plan", "shares");
-  std::vector<Share> Shares = Decide.splitShares(Members, K, MayRun, Reason);
-  LaunchRun::Outcome Outcome = LaunchRun::Outcome::NotSplit;
-  auto Start = std::chrono::steady_clock::now();
-  std::string Key, SharesNote;
-  size_t Alone = Members.size(); // the member the model runs it on alone
-  if (!Shares.empty()) {
-    Key = ShareModel::key(K.Name, R.TripCount);
-    std::vector<Share> Offered = Shares;
-    Shares = Measured.shares(Key, Members, Shares, SharesNote, R.TripCount);
-    // Members whose memory holds less than their share keep what it holds
-    // (RoomCaps.h).
-    std::vector<size_t> Takers = roomTakers(Offered);
-    capOneMember(Key, R, Shares);
-    RoomCaps::Applied Fit = Room.apply(Key, Shares, Takers, MemberNames);
-    if (!Fit.Note.empty()) {
-      Shares = Fit.Shares;
-      SharesNote += (SharesNote.empty() ? "" : " ") + Fit.Note;
-    }
-    pickGrids(Key, Shares, R.TripCount);
-    if (Shares.size() == 1 && Offered.size() > 1) {
-      // The model found one member faster alone (or the others' memory
-      // holds none of it): one chunk there, not a whole launch, so that its
-      // reductions go through the member's partial slots in the kernel's
-      // stream where a whole launch copies the variable up and back
-      // synchronously (CG's dots on an H200: 8 to 17 us up, 12 down, of a
-      // 50 us launch). The members it was offered take over when it fails;
-      // a whole launch there when it has no room.
-      Reason = "measured shares: " + SharesNote;
-      Alone = Shares.front().Member;
-    }
-    Rec.Shares = SharesNote;
-    Sharing.reset();
-    if (Fit.Overflow > 0 && !Shares.empty()) {
-      issuePosted();
-      RoundsOutcome O = launchInRounds(R, Rec, Key, Shares, Takers, Reason);
-      Outcome = O == RoundsOutcome::Done     ? LaunchRun::Outcome::Done
-                : O == RoundsOutcome::Failed ? LaunchRun::Outcome::Failed
-                                             : LaunchRun::Outcome::NotSplit;
-      Back.issueHeld();
-    } else {
-      LaunchRun Split(*this, R, Rec);
-      if (mayRunAhead(Key, K, Shares))
-        Split.allowRunAhead(Key);
-      Split.allowRoomCaps(Key, Takers);
-      Outcome =
-          Split.split(Shares, Reason,
-                      Alone < Members.size() ? Offered : std::vector<Share>());
-      // Copies queued for chunks that then did not start go now, before a
-      // later launch can write what they read (Backend::issueHeld); after
-      // posted starts, once those were issued (issuePosted).
-      if (Split.posted())
-        LastPosted = true;
-      else if (LastPosted)
-        issuePosted(); // drains what was posted, then issues what is held
-      else
-        Back.issueHeld();
-      // Its caps were lowered and nobody takes the rest: the launch goes
-      // round (nothing of it ran).
-      if (Outcome == LaunchRun::Outcome::NotSplit && Split.roomLearned()) {
-        Fit = Room.apply(Key, Shares, Takers, MemberNames);
-        if (Fit.Overflow > 0 && !Fit.Shares.empty()) {
-          Rec = KernelStats::Launch();
-          Rec.Shares = SharesNote + " " + Fit.Note;
-          RoundsOutcome O =
-              launchInRounds(R, Rec, Key, Fit.Shares, Takers, Reason);
-          if (O != RoundsOutcome::NotRun)
-            Outcome = O == RoundsOutcome::Done ? LaunchRun::Outcome::Done
-                                               : LaunchRun::Outcome::Failed;
-          Back.issueHeld();
-        }
-      }
-    }
+  LaunchPlan P = planLaunch(R, MayRun);
+  LaunchOutcome Outcome = LaunchOutcome::NotSplit;
+  if (!P.Key.empty()) {
+    Rec.Shares = P.SharesNote;
+    Outcome = launchSplit(R, P, Rec);
   }
-  if (Outcome == LaunchRun::Outcome::NotSplit) {
-    Rec = KernelStats::Launch();
-    Rec.Reason = Reason;
-    if (Alone < Members.size())
-      Rec.Shares = SharesNote;
-    info(2, "launch %s not split: %s", K.shown().c_str(), Reason.c_str());
-    if (Decide.offGpu(Members, K) && infoLevel() >= 1)
-      sayLaunch(K.Name, "cpu-only",
-                "launch " + K.shown() + ": CPU members only (" +
-                    K.Desc->hostOnly() + ")");
-    issuePosted();
-    LaunchRun Whole(*this, R, Rec);
-    WholeChoice Order = Decide.wholeOrder(Members, MayRun);
-    auto At = std::find(Order.Order.begin(), Order.Order.end(), Alone);
-    if (At != Order.Order.end())
-      std::rotate(Order.Order.begin(), At, At + 1);
-    Outcome = Whole.whole(Order, Reason);
-  } else if (Outcome == LaunchRun::Outcome::Done && infoLevel() >= 1) {
-    std::string Who, Shape; // built only when printed, off the launch path
-    for (const auto &[Name, U] : Rec.Members) {
-      Who +=
-          (Who.empty() ? "" : ", ") + Name + ":" + std::to_string(U.Iterations);
-      Shape += Name + ",";
-    }
-    sayLaunch(K.Name, "split:" + Shape,
-              "launch " + K.shown() + " split: " + Who);
-  }
-  if (!Key.empty() && Outcome == LaunchRun::Outcome::Done) {
-    std::vector<MemberUsage> Usage(Members.size());
-    for (const auto &[Name, U] : Rec.Members)
-      for (size_t M = 0; M < Members.size(); ++M)
-        if (MemberNames[M] == Name)
-          Usage[M] = U;
-    double Wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-            .count();
-    if (infoLevel() >= 2) // the line is built only when it is printed
-      printLaunchTimes(K.shown(), Wall, Rec, SharesNote);
-    if (Rec.RanAhead) {
-      // Its chunks' times are not known: it only counts.
-      (void)recordGrids(Key, Usage, Rec, /*Timed=*/false);
-      Measured.recordUntimed(Key);
-    } else {
-      double Most = 0;
-      for (const MemberUsage &U : Usage)
-        Most = std::max(Most, U.BusySeconds);
-      Busiest[Key] = Most;
-      // A grid under trial would swing the GPU's measured speed.
-      if (!recordGrids(Key, Usage, Rec, /*Timed=*/true))
-        Measured.record(Key, Usage, Wall);
-    }
-  }
+  if (Outcome == LaunchOutcome::NotSplit)
+    Outcome = launchWhole(R, P, MayRun, Rec);
+  else if (Outcome == LaunchOutcome::Done)
+    saySplit(K, Rec);
+  if (!P.Key.empty() && Outcome == LaunchOutcome::Done)
+    learnFromSplit(K, P, Rec,
+                   std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - P.Start)
+                       .count());
   Shapes.assign(Members.size(), TeamsTrial::Pick());
-  if (Alone < Members.size() && Rec.Split)
-    Rec.Alone = MemberNames[Alone];
+  if (P.Alone < Members.size() && Rec.Split)
+    Rec.Alone = MemberNames[P.Alone];
   Rec.H2D = T.BytesH2D - H2D;
   Rec.D2D = T.BytesD2D - D2D;
   Rec.D2H = T.BytesD2H - D2H;
-  Measured.noteMoved(Key, Rec.D2D);
+  Measured.noteMoved(P.Key, Rec.D2D);
   if (Config.Stats)
     Stats.record(K.Name, Rec, K.Display);
   Last = Rec;
-  return Outcome == LaunchRun::Outcome::Done;
+  return Outcome == LaunchOutcome::Done;
 }
 
 void Engine::sayLaunch(const std::string &Kernel, const std::string &Shape,

@@ -21,7 +21,7 @@ namespace hetero {
 
 class LaunchRun {
 public:
-  enum class Outcome { Done, NotSplit, Failed };
+  using Outcome = LaunchOutcome;
 
   LaunchRun(Engine &E, const LaunchRequest &R, KernelStats::Launch &Rec);
   ~LaunchRun();
