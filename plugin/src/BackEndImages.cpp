@@ -209,17 +209,18 @@ void BackEnds::findWindows(ImageGroup &G, HeteroKernel &K) {
     const Member &M = Members[I];
     void *Addr = nullptr, *Entry = K.compiledOn(M);
     int32_t Rc = OFFLOAD_FAIL;
+    bool ParamsAbi = false;
     if (!K.Traits.Loaded[I])
       continue;
     if (M.Kind == MemberKind::Gpu) {
       __tgt_device_image *Img = G.CudaImageOf[M.Index];
       __tgt_device_binary Bin = G.CudaBinaries[M.Index];
-      if (Img && G.Symbols.defines(Img, Params) &&
-          G.Symbols.defines(Img, Copy)) {
-        K.Windows[I].Params =
-            Cuda->get_function(Bin, Copy.c_str(), &Entry) == OFFLOAD_SUCCESS;
-        Rc = K.Windows[I].Params ? OFFLOAD_SUCCESS : OFFLOAD_FAIL;
-      } else if (Img && G.Symbols.defines(Img, Name))
+      // The window as the copy's parameters (no global), or as a global.
+      ParamsAbi =
+          Img && G.Symbols.defines(Img, Params) && G.Symbols.defines(Img, Copy);
+      if (ParamsAbi)
+        Rc = OFFLOAD_SUCCESS;
+      else if (Img && G.Symbols.defines(Img, Name))
         Rc =
             Cuda->get_global(Bin, sizeof(abi::LoopWindow), Name.c_str(), &Addr);
       if (Rc == OFFLOAD_SUCCESS && G.Symbols.defines(Img, Copy) &&
@@ -236,6 +237,7 @@ void BackEnds::findWindows(ImageGroup &G, HeteroKernel &K) {
     }
     K.Windows[I].Addr = Rc == OFFLOAD_SUCCESS ? Addr : nullptr;
     K.Windows[I].Entry = Rc == OFFLOAD_SUCCESS ? Entry : nullptr;
+    K.Windows[I].Params = Rc == OFFLOAD_SUCCESS && ParamsAbi;
     K.Traits.Windowed[I] = K.Windows[I].Addr || K.Windows[I].Params;
     With += (K.Traits.Windowed[I] ? " " : " no-") + M.name();
   }
