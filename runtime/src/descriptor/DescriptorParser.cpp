@@ -168,7 +168,18 @@ private:
   /// An access line's optional `src <where> <name>`, then its end.
   bool source(DescAccess &A);
   bool extension(DescExpr &E);
+  /// One line of the body, by its kind (the first token); one parser per
+  /// kind below.
   bool line(const std::string &Raw);
+  bool splitLine(const std::string &L);
+  /// host-only, one-kind and source: the raw rest of the line.
+  bool restOfLine(const std::string &Kind, const std::string &L);
+  bool nestLine();
+  bool loopLine();
+  bool varLine();
+  bool accessLine(AccessKind Kind);      // read, write
+  bool wholeAccessLine(AccessKind Kind); // readall, readany
+  bool reduceLine();
   bool validate();
   void uses(ExprId Id, int &MaxCounter, int &MaxVar) const;
   bool usesNode(ExprId Id, ExprKind K, unsigned Index) const;
@@ -323,141 +334,155 @@ bool DescriptorParser::line(const std::string &Raw) {
   Toks = tokenize(L);
   Pos = 0;
   std::string Kind = Toks[Pos++];
-  if (Kind == "split") {
-    if (HaveSplit)
-      return fail("second split line");
-    HaveSplit = true;
-    std::string Answer;
-    if (!word(Answer, "yes or no"))
-      return false;
-    if (Answer == "yes") {
-      Out.Splittable = true;
-      return endOfLine();
-    }
-    if (Answer != "no")
-      return fail("split must be yes or no, not '" + Answer + "'");
-    // The reason is the raw rest of the line (it may hold parentheses).
-    size_t At = L.find("no", L.find("split") + 5);
-    Out.Reason = trim(L.substr(At + 2));
-    return true;
-  }
-  if (Kind == "host-only" || Kind == "one-kind") {
-    // The reason is the raw rest of the line.
-    std::string &Why = Kind == "host-only" ? Out.HostOnly : Out.OneKind;
-    Why = trim(L.substr(L.find(Kind) + Kind.size()));
-    if (Why.empty())
-      return fail(Kind + " needs a reason");
-    return true;
-  }
-  if (Kind == "nest") {
-    if (HaveNest)
-      return fail("second nest line");
-    HaveNest = true;
-    if (!number(MaxNest, Nest, "nest depth"))
-      return false;
-    if (Nest == 0)
-      return fail("nest depth must be at least 1");
-    return endOfLine();
-  }
-  if (Kind == "loop") {
-    uint64_t Level;
-    DescLoop Lp;
-    std::string Cond;
-    if (!number(MaxNest - 1, Level, "loop level") || !expr(Lp.Init) ||
-        !word(Cond, "loop condition"))
-      return false;
-    bool Known = false;
-    for (const CondName &C : Conds)
-      if (Cond == C.Name) {
-        Lp.Cond = C.Cond;
-        Known = true;
-      }
-    if (!Known)
-      return fail("unknown loop condition '" + Cond + "'");
-    if (!expr(Lp.Bound) || !expr(Lp.Step) || !endOfLine())
-      return false;
-    if (!LoopLines.emplace(Level, std::make_pair(Lp, LineNo)).second)
-      return fail("second loop line for level " + std::to_string(Level));
-    return true;
-  }
-  if (Kind == "var") {
-    uint64_t Id;
-    DescVar V;
-    if (!number(MaxIndex, Id, "variable id") || !expr(V.Lo) || !expr(V.Hi) ||
-        !endOfLine())
-      return false;
-    if (!VarLines.emplace(Id, std::make_pair(V, LineNo)).second)
-      return fail("second var line for variable " + std::to_string(Id));
-    return true;
-  }
-  if (Kind == "read" || Kind == "write") {
-    DescAccess A;
-    A.Kind = Kind == "read" ? AccessKind::Read : AccessKind::Write;
-    if (!number(UINT64_MAX, A.Size, "access size"))
-      return false;
-    if (A.Size == 0)
-      return fail("access size must not be 0");
-    if (!expr(A.Base) || !expr(A.Offset))
-      return false;
-    while (!atEnd() && Toks[Pos] != "src") {
-      if (Toks[Pos] != "when")
-        return fail("unexpected '" + Toks[Pos] + "' at end of line");
-      ++Pos;
-      DescGuard G;
-      if (!guard(G))
-        return false;
-      A.Guards.push_back(G);
-    }
-    if (!source(A))
-      return false;
-    Out.Accesses.push_back(A);
-    AccessLines.push_back(LineNo);
-    return true;
-  }
-  if (Kind == "source") {
-    // Where the directive is: the raw rest of the line.
-    Out.Source = trim(L.substr(L.find("source") + 6));
-    if (Out.Source.empty())
-      return fail("source needs a place");
-    return true;
-  }
-  if (Kind == "readall") {
-    DescAccess A;
-    A.Kind = AccessKind::ReadAll;
-    if (!expr(A.Base) || !source(A))
-      return false;
-    Out.Accesses.push_back(A);
-    AccessLines.push_back(LineNo);
-    return true;
-  }
-  if (Kind == "readany") {
-    DescAccess A;
-    A.Kind = AccessKind::ReadAny;
-    if (!endOfLine())
-      return false;
-    Out.Accesses.push_back(A);
-    AccessLines.push_back(LineNo);
-    return true;
-  }
-  if (Kind == "reduce") {
-    DescReduction R;
-    std::string Op, Ty;
-    if (!index(R.Arg, "argument index") || !word(Op, "reduction operator") ||
-        !word(Ty, "reduction type") || !endOfLine())
-      return false;
-    if (!parseReductionOp(Op, R.Op))
-      return fail("unknown reduction operator '" + Op + "'");
-    if (!parseReductionType(Ty, R.Type))
-      return fail("unknown reduction type '" + Ty + "'");
-    if (!reductionValid(R.Op, R.Type))
-      return fail("reduction " + Op + " is not defined on " + Ty);
-    noteArg(R.Arg);
-    Out.Reductions.push_back(R);
-    return true;
-  }
+  if (Kind == "split")
+    return splitLine(L);
+  if (Kind == "host-only" || Kind == "one-kind" || Kind == "source")
+    return restOfLine(Kind, L);
+  if (Kind == "nest")
+    return nestLine();
+  if (Kind == "loop")
+    return loopLine();
+  if (Kind == "var")
+    return varLine();
+  if (Kind == "read" || Kind == "write")
+    return accessLine(Kind == "read" ? AccessKind::Read : AccessKind::Write);
+  if (Kind == "readall" || Kind == "readany")
+    return wholeAccessLine(Kind == "readall" ? AccessKind::ReadAll
+                                             : AccessKind::ReadAny);
+  if (Kind == "reduce")
+    return reduceLine();
   if (Kind == "hetero-kernel")
     return fail("hetero-kernel line after the first line");
   return fail("unknown line kind '" + Kind + "'");
+}
+
+bool DescriptorParser::splitLine(const std::string &L) {
+  if (HaveSplit)
+    return fail("second split line");
+  HaveSplit = true;
+  std::string Answer;
+  if (!word(Answer, "yes or no"))
+    return false;
+  if (Answer == "yes") {
+    Out.Splittable = true;
+    return endOfLine();
+  }
+  if (Answer != "no")
+    return fail("split must be yes or no, not '" + Answer + "'");
+  // The reason is the raw rest of the line (it may hold parentheses).
+  size_t At = L.find("no", L.find("split") + 5);
+  Out.Reason = trim(L.substr(At + 2));
+  return true;
+}
+
+bool DescriptorParser::restOfLine(const std::string &Kind,
+                                  const std::string &L) {
+  // A reason, or where the directive is: the raw rest of the line.
+  std::string &Text = Kind == "host-only"  ? Out.HostOnly
+                      : Kind == "one-kind" ? Out.OneKind
+                                           : Out.Source;
+  Text = trim(L.substr(L.find(Kind) + Kind.size()));
+  if (Text.empty())
+    return fail(Kind == "source" ? "source needs a place"
+                                 : Kind + " needs a reason");
+  return true;
+}
+
+bool DescriptorParser::nestLine() {
+  if (HaveNest)
+    return fail("second nest line");
+  HaveNest = true;
+  if (!number(MaxNest, Nest, "nest depth"))
+    return false;
+  if (Nest == 0)
+    return fail("nest depth must be at least 1");
+  return endOfLine();
+}
+
+bool DescriptorParser::loopLine() {
+  uint64_t Level;
+  DescLoop Lp;
+  std::string Cond;
+  if (!number(MaxNest - 1, Level, "loop level") || !expr(Lp.Init) ||
+      !word(Cond, "loop condition"))
+    return false;
+  bool Known = false;
+  for (const CondName &C : Conds)
+    if (Cond == C.Name) {
+      Lp.Cond = C.Cond;
+      Known = true;
+    }
+  if (!Known)
+    return fail("unknown loop condition '" + Cond + "'");
+  if (!expr(Lp.Bound) || !expr(Lp.Step) || !endOfLine())
+    return false;
+  if (!LoopLines.emplace(Level, std::make_pair(Lp, LineNo)).second)
+    return fail("second loop line for level " + std::to_string(Level));
+  return true;
+}
+
+bool DescriptorParser::varLine() {
+  uint64_t Id;
+  DescVar V;
+  if (!number(MaxIndex, Id, "variable id") || !expr(V.Lo) || !expr(V.Hi) ||
+      !endOfLine())
+    return false;
+  if (!VarLines.emplace(Id, std::make_pair(V, LineNo)).second)
+    return fail("second var line for variable " + std::to_string(Id));
+  return true;
+}
+
+bool DescriptorParser::accessLine(AccessKind Kind) {
+  DescAccess A;
+  A.Kind = Kind;
+  if (!number(UINT64_MAX, A.Size, "access size"))
+    return false;
+  if (A.Size == 0)
+    return fail("access size must not be 0");
+  if (!expr(A.Base) || !expr(A.Offset))
+    return false;
+  while (!atEnd() && Toks[Pos] != "src") {
+    if (Toks[Pos] != "when")
+      return fail("unexpected '" + Toks[Pos] + "' at end of line");
+    ++Pos;
+    DescGuard G;
+    if (!guard(G))
+      return false;
+    A.Guards.push_back(G);
+  }
+  if (!source(A))
+    return false;
+  Out.Accesses.push_back(A);
+  AccessLines.push_back(LineNo);
+  return true;
+}
+
+bool DescriptorParser::wholeAccessLine(AccessKind Kind) {
+  DescAccess A;
+  A.Kind = Kind;
+  // readall names its base and may say where; readany has nothing more.
+  if (Kind == AccessKind::ReadAll ? !expr(A.Base) || !source(A) : !endOfLine())
+    return false;
+  Out.Accesses.push_back(A);
+  AccessLines.push_back(LineNo);
+  return true;
+}
+
+bool DescriptorParser::reduceLine() {
+  DescReduction R;
+  std::string Op, Ty;
+  if (!index(R.Arg, "argument index") || !word(Op, "reduction operator") ||
+      !word(Ty, "reduction type") || !endOfLine())
+    return false;
+  if (!parseReductionOp(Op, R.Op))
+    return fail("unknown reduction operator '" + Op + "'");
+  if (!parseReductionType(Ty, R.Type))
+    return fail("unknown reduction type '" + Ty + "'");
+  if (!reductionValid(R.Op, R.Type))
+    return fail("reduction " + Op + " is not defined on " + Ty);
+  noteArg(R.Arg);
+  Out.Reductions.push_back(R);
+  return true;
 }
 
 void DescriptorParser::uses(ExprId Id, int &MaxCounter, int &MaxVar) const {
