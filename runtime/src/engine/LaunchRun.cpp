@@ -53,13 +53,7 @@ bool LaunchRun::noteRead(const std::optional<BufferInfo> &B, bool Ok) {
   return Ok;
 }
 
-bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
-  const KernelDescriptor &D = *K.Desc;
-  if (D.maxArgIndex() >= static_cast<int>(R.Args.size())) {
-    Reason = "descriptor names argument " + std::to_string(D.maxArgIndex()) +
-             " of " + std::to_string(R.Args.size());
-    return false;
-  }
+void LaunchRun::bindEnvironment() {
   Env = DescEnv();
   for (size_t A = 0; A < R.Args.size(); ++A)
     Env.Args.push_back(R.Args[A] + R.Offsets[A]);
@@ -77,22 +71,10 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
     return noteRead(
         B, B && Layer.loadRange(Addr, Bytes, Stride, Count, Signed, Min, Max));
   };
-  std::string Err;
-  if (!tripCounts(D, Env, Trips, Err)) {
-    Reason = "trip count not computable: " + Err;
-    return false;
-  }
-  if (!planChunks(Shares, Reason))
-    return false;
-  if (Chunks.empty())
-    return true; // a loop without iterations
-  Reachable = Layer.kernelBuffers(R.Args);
-  for (const BufferInfo &B : Reachable)
-    if (B.HostResident) {
-      Reason = "uses host-resident memory";
-      return false;
-    }
-  Externals = Layer.externalBuffers();
+}
+
+bool LaunchRun::sectionsOfChunks(std::string &Reason) {
+  const KernelDescriptor &D = *K.Desc;
   SectionCache::Key Key;
   Key.Desc = &D;
   for (const Chunk &C : Chunks)
@@ -127,6 +109,35 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
   }
   for (size_t C = 0; C < Chunks.size(); ++C)
     Chunks[C].Sections = std::move(Sections[C]);
+  return true;
+}
+
+bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
+  const KernelDescriptor &D = *K.Desc;
+  if (D.maxArgIndex() >= static_cast<int>(R.Args.size())) {
+    Reason = "descriptor names argument " + std::to_string(D.maxArgIndex()) +
+             " of " + std::to_string(R.Args.size());
+    return false;
+  }
+  bindEnvironment();
+  std::string Err;
+  if (!tripCounts(D, Env, Trips, Err)) {
+    Reason = "trip count not computable: " + Err;
+    return false;
+  }
+  if (!planChunks(Shares, Reason))
+    return false;
+  if (Chunks.empty())
+    return true; // a loop without iterations
+  Reachable = Layer.kernelBuffers(R.Args);
+  for (const BufferInfo &B : Reachable)
+    if (B.HostResident) {
+      Reason = "uses host-resident memory";
+      return false;
+    }
+  Externals = Layer.externalBuffers();
+  if (!sectionsOfChunks(Reason))
+    return false;
   for (const DescReduction &Red : D.reductions())
     if (!Layer.find(Env.Args[Red.Arg])) {
       Reason = "reduction variable outside mapped memory";

@@ -116,6 +116,12 @@ private:
   const Member &member(size_t M) const { return E.Members[M]; }
   const std::string &name(size_t M) const { return E.MemberNames[M]; }
   bool plan(const std::vector<Share> &Shares, std::string &Reason);
+  /// The descriptor's view of the launch (Env): its arguments, and reads of
+  /// mapped memory through the data layer, noted for the section cache.
+  void bindEnvironment();
+  /// Each chunk's sections: the section cache's where nothing they came
+  /// from has changed, else resolved (and cached where repeatable).
+  bool sectionsOfChunks(std::string &Reason);
   /// Warns of an access beyond its mapped buffer (resolveSections'
   /// OutsideBuffer), if any.
   void warnOutside(const std::string &Outside) const;
