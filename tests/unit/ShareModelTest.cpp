@@ -654,13 +654,17 @@ struct TwoKernels {
         LightOne(LightOne), Speed(std::move(Speed)) {}
 
   /// One launch of each; the heavy one's copies between members are
-  /// OneMoved bytes on one GPU, SpreadMoved spread.
-  void round(uint64_t OneMoved = 0, uint64_t SpreadMoved = 0) {
+  /// OneMoved bytes on one GPU, SpreadMoved spread; each spread launch
+  /// holds Gather bytes off its first GPU.
+  void round(uint64_t OneMoved = 0, uint64_t SpreadMoved = 0,
+             uint64_t Gather = 0) {
     Heavy = M.shares("heavy", P, Gpus, HeavyNote, 6500);
+    M.noteGather("heavy", Heavy.size() == 1 ? 0 : Gather);
     M.record("heavy", ran(Heavy, Speed),
              Heavy.size() == 1 ? HeavyOne : HeavySpread);
     M.noteMoved("heavy", Heavy.size() == 1 ? OneMoved : SpreadMoved);
     Light = M.shares("light", P, Gpus, LightNote, 6500);
+    M.noteGather("light", Light.size() == 1 ? 0 : Gather);
     M.record("light", ran(Light, Speed),
              Light.size() == 1 ? LightOne : LightSpread);
   }
@@ -712,6 +716,56 @@ TEST(ShareModel, OneAcceleratorThatGathersTheSpreadDataLoses) {
   for (int I = 0; I < 8; ++I)
     Same.round(1 << 20, 900 << 10);
   EXPECT_EQ(Same.HeavyNote.rfind("settled-one[", 0), 0u) << Same.HeavyNote;
+}
+
+// The trial gathers its kernels' data on one GPU and spreads it back: 2 x
+// 2 x 10 GB at ShareModel::GatherRate is 0.8 s, which waits until the
+// launches so far took 0.8 s / ExploreBudget (about 19 rounds of 1.4 s),
+// spread meanwhile; then the trial runs as it would have.
+TEST(ShareModel, AOneAcceleratorTrialWaitsUntilItFitsTheBudget) {
+  TwoKernels K(1.0, 0.4, 0.8, 0.2);
+  const uint64_t Gather = 10'000'000'000;
+  for (int I = 0; I < 12; ++I)
+    K.round(0, 0, Gather);
+  EXPECT_NE(K.HeavyNote.find("[one-later]:cuda:0=50.0%,cuda:1=50.0%"),
+            std::string::npos)
+      << K.HeavyNote;
+  EXPECT_EQ(K.Heavy.size(), 2u);
+  for (int I = 0; I < 16; ++I)
+    K.round(0, 0, Gather);
+  EXPECT_EQ(K.HeavyNote.rfind("settled-one[one=1000.000ms,spread=1400.000ms]:"
+                              "cuda:0=100.0%",
+                              0),
+            0u)
+      << K.HeavyNote;
+  // Small gathers fit at once, as before.
+  TwoKernels Small(1.0, 0.4, 0.8, 0.2);
+  for (int I = 0; I < 8; ++I)
+    Small.round(0, 0, 1 << 20);
+  EXPECT_EQ(Small.HeavyNote.rfind("settled-one[", 0), 0u) << Small.HeavyNote;
+}
+
+// TeaLeaf over two H200s: a verdict put its halo kernel, cg_calc_ur and
+// cg_calc_p on one GPU, beside a cg_calc_w left spread; each launch on the
+// one GPU gathered again what cg_calc_w spread (1.2 TB in a run). Launches
+// of a verdict's kernels that keep copying between members undo it.
+TEST(ShareModel, AOneVerdictThatFlipsTheLayoutIsUndone) {
+  TwoKernels K(1.0, 0.4, 0.8, 0.2);
+  ASSERT_TRUE(K.heavySettles("settled-one["));
+  for (int I = 0; I < 10; ++I)
+    K.round(/*OneMoved=*/64 << 20);
+  EXPECT_EQ(
+      K.HeavyNote.rfind("settled[one-flips]:cuda:0=50.0%,cuda:1=50.0%", 0), 0u)
+      << K.HeavyNote;
+  EXPECT_EQ(K.Heavy.size(), 2u);
+  EXPECT_EQ(K.Light.size(), 2u) << K.LightNote;
+  // One launch that moves the data there, then none: it stays.
+  TwoKernels Quiet(1.0, 0.4, 0.8, 0.2);
+  ASSERT_TRUE(Quiet.heavySettles("settled-one["));
+  Quiet.round(64 << 20);
+  for (int I = 0; I < 20; ++I)
+    Quiet.round();
+  EXPECT_EQ(Quiet.HeavyNote.rfind("settled-one[", 0), 0u) << Quiet.HeavyNote;
 }
 
 // The first trial decides for every kernel over those GPUs: a kernel of

@@ -68,6 +68,9 @@ public:
     uint64_t Rounds = 0;
     /// What its chunks read that their nodes did not hold.
     uint64_t Needed = 0;
+    /// Its sections' bytes off the member with the most iterations: what
+    /// that member alone would gather (ShareModel::noteGather).
+    uint64_t Gather = 0;
     /// The member the share model ran this launch on alone (one chunk
     /// there), or empty.
     std::string Alone;

@@ -183,6 +183,29 @@ public:
   /// opened the spread cycle (and at most MovedSlack times as many).
   static constexpr uint64_t MovedMargin = 1 << 20;
   static constexpr double MovedSlack = 1.25;
+  /// What a launch of Key's chunks held off its largest share's member
+  /// (their sections' bytes): what one member alone would gather, and the
+  /// spread layout take back after. Before record().
+  void noteGather(const std::string &Key, uint64_t Bytes);
+  /// The one-accelerator trial is exploration: it starts only once its
+  /// cost, the gathers of its kernels there and back at GatherRate, is at
+  /// most ExploreBudget of the launches' time so far (the time of the
+  /// timed ones, the last timed wall for those that ran ahead). Until then
+  /// the kernel stays spread ("[one-later]"); a short run never pays for
+  /// moving whole arrays to one GPU to time them there (CloverLeaf over
+  /// four H100s gathered 1.7 GB for a trial that kept the spread shares).
+  static constexpr double ExploreBudget = 0.03;
+  static constexpr double GatherRate = 50e9; // bytes/s, a PCIe link's
+  /// A verdict for one member alone is watched: when, of FlipWindow
+  /// launches of a kernel it put there, FlipLaunches or more copied over
+  /// MovedMargin between members, that kernel's data is spread again at
+  /// every launch by kernels left spread (those whose GPUs were busy, which
+  /// no trial takes), and the layout flips launch by launch (TeaLeaf's
+  /// cg_calc_ur and cg_calc_p on one H200 beside a spread cg_calc_w moved
+  /// 62 MB a launch, 1.2 TB a run): every kernel of the verdict goes back
+  /// to its spread shares ("[one-flips]"), and the verdict becomes spread.
+  static constexpr int FlipWindow = 8;
+  static constexpr int FlipLaunches = 4;
 
   /// Below this part of the pool's speed, the CPU pool is left out.
   static constexpr double MinGain = 0.05;
@@ -266,6 +289,11 @@ private:
     uint64_t OpenMoved = 0;     // what the launch opening the cycle copied
     uint64_t SpreadMoved = 0;   // ... the spread cycle's
     double Overhead = 0;        // of its last launch (see overhead())
+    uint64_t Gather = 0;        // noteGather() of its last launch
+    double OneCost = 0;         // a trial put off until it fits the budget
+    std::vector<Share> Spread;  // settled before a verdict put it on one
+    int Watched = 0;            // its launches since then
+    int Moving = 0;             // ... that copied over MovedMargin
     std::string Trial; // key of the kernel in whose one-trial it takes part
     std::vector<Share> Static, Handed, Mixed, Accel, Settled, One;
     std::string Why; // of the settled shares
@@ -308,6 +336,17 @@ private:
   /// them (Timed) that spent AloneOverhead of its time or more outside its
   /// busiest member's chunk, else after a launch that moves the data there.
   void tryOne(const std::string &Key, Entry &E, bool Timed);
+  /// The seconds E's trial would spend gathering its kernels' data on one
+  /// member and spreading it back (see ExploreBudget).
+  double oneTrialCost(const Entry &E) const;
+  /// A trial put off (OneCost) starts once the budget holds it, or a
+  /// verdict reached meanwhile applies.
+  void retryOne(const std::string &Key, Entry &E);
+  /// Settles E on the verdict's member One (Why), watched (FlipWindow).
+  static void settleOnOne(Entry &E, const std::vector<Share> &One,
+                          std::string Why);
+  /// The verdict for Candidates flips layouts: all go back (FlipWindow).
+  void revertOne(const std::vector<size_t> &Candidates);
   /// Closes a cycle of E (of Key) at its next launch (see "one" above).
   void closeCycle(const std::string &Key, Entry &E);
   /// Whether E's candidates hold accelerators and the CPU pool.
@@ -343,6 +382,7 @@ private:
   double ProbeAfter;
   std::map<std::string, Entry> Entries;
   std::set<std::string> Cycling; // keys whose cycle is being timed
+  double Elapsed = 0; // the launches' time so far (see ExploreBudget)
   std::map<std::string, Persisted> Earlier;
 };
 

@@ -468,6 +468,7 @@ void Engine::learnFromSplit(const KernelTraits &K, const LaunchPlan &P,
         Usage[M] = U;
   if (infoLevel() >= 2) // the line is built only when it is printed
     printLaunchTimes(K.shown(), Wall, Rec, P.SharesNote);
+  Measured.noteGather(P.Key, Rec.Gather);
   if (Rec.RanAhead) {
     // Its chunks' times are not known: it only counts.
     (void)recordGrids(P.Key, Usage, Rec, /*Timed=*/false);

@@ -721,6 +721,16 @@ Status LaunchRun::combineReductions() {
 }
 
 void LaunchRun::recordUsage() {
+  std::map<size_t, uint64_t> Iterations;
+  for (const Chunk &C : Chunks)
+    Iterations[C.Member] += C.Hi - C.Lo;
+  auto Most = std::max_element(
+      Iterations.begin(), Iterations.end(),
+      [](const auto &A, const auto &B) { return A.second < B.second; });
+  for (const Chunk &C : Chunks)
+    if (C.Sections && Most != Iterations.end() && C.Member != Most->first)
+      for (const BufferAccess &A : C.Sections->Buffers)
+        Rec.Gather += spanOf(A).bytes();
   for (size_t M = 0; M < Usage.size(); ++M) {
     if (!Usage[M].Iterations && Usage[M].BusySeconds <= 0)
       continue;

@@ -234,6 +234,7 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
     }
     if (L != Entries.end() && L->second.Now == Phase::Settled) {
       E.Settled = L->second.Settled;
+      E.Spread = L->second.Spread; // a verdict's, undone with it
       E.Why = "settled-follow[" + E.Leader + "]";
       E.Now = Phase::Settled;
     } else if (L != Entries.end() && E.LeaderIdle > FollowPatience) {
@@ -318,15 +319,55 @@ bool ShareModel::untimed(const std::string &Key) const {
 
 void ShareModel::noteMoved(const std::string &Key, uint64_t Bytes) {
   auto It = Entries.find(Key);
-  if (It != Entries.end() && It->second.Opening) {
-    It->second.OpenMoved = Bytes;
-    It->second.Opening = false;
+  if (It == Entries.end())
+    return;
+  Entry &E = It->second;
+  if (E.Opening) {
+    E.OpenMoved = Bytes;
+    E.Opening = false;
+  }
+  if (E.Spread.empty() || E.Now != Phase::Settled)
+    return;
+  // The first launch there moves its data once: not counted.
+  if (E.Watched++ > 0)
+    E.Moving += Bytes > MovedMargin;
+  if (E.Moving >= FlipLaunches)
+    revertOne(E.Candidates);
+  else if (E.Watched > FlipWindow)
+    E.Watched = 1, E.Moving = 0;
+}
+
+void ShareModel::settleOnOne(Entry &E, const std::vector<Share> &One,
+                             std::string Why) {
+  E.Spread = E.Settled;
+  E.Watched = E.Moving = 0;
+  E.Settled = One;
+  E.Why = std::move(Why);
+}
+
+void ShareModel::revertOne(const std::vector<size_t> &Candidates) {
+  Verdicts[Candidates] = std::nullopt;
+  for (auto &[K, X] : Entries) {
+    if (X.Candidates != Candidates || X.Spread.empty())
+      continue;
+    X.Settled = std::move(X.Spread);
+    X.Spread.clear();
+    X.Why = "settled[one-flips]";
   }
 }
 
+void ShareModel::noteGather(const std::string &Key, uint64_t Bytes) {
+  if (auto It = Entries.find(Key); It != Entries.end())
+    It->second.Gather = Bytes;
+}
+
 void ShareModel::recordUntimed(const std::string &Key) {
-  if (auto It = Entries.find(Key); Enabled && It != Entries.end())
-    ++It->second.Launches;
+  auto It = Entries.find(Key);
+  if (!Enabled || It == Entries.end())
+    return;
+  ++It->second.Launches;
+  Elapsed += It->second.LastWall;
+  retryOne(Key, It->second);
 }
 
 void ShareModel::record(const std::string &Key,
@@ -337,6 +378,7 @@ void ShareModel::record(const std::string &Key,
     return;
   Entry &E = It->second;
   E.LastWall = WallSeconds;
+  Elapsed += WallSeconds;
   if (E.MinWall <= 0 || WallSeconds < E.MinWall)
     E.MinWall = WallSeconds;
   ++E.Launches;
@@ -345,6 +387,8 @@ void ShareModel::record(const std::string &Key,
   for (const std::string &K : Cycling)
     if (K != Key)
       Entries.at(K).Cycle += WallSeconds;
+  if (E.Now == Phase::Settled)
+    retryOne(Key, E);
   if (E.Now == Phase::Settled || E.Now == Phase::Follow)
     return;
   bool AnyAccelerator = false, AnyOther = false;
@@ -550,10 +594,8 @@ void ShareModel::tryOne(const std::string &Key, Entry &E, bool Timed) {
   // kernel's (one kernel on one GPU amid spread ones gathers their data at
   // every launch).
   if (auto V = Verdicts.find(E.Candidates); V != Verdicts.end()) {
-    if (V->second && E.Overhead >= AloneOverhead) {
-      E.Settled = {{*V->second, 1.0}};
-      E.Why = "settled-one[as-decided]";
-    }
+    if (V->second && E.Overhead >= AloneOverhead)
+      settleOnOne(E, {{*V->second, 1.0}}, "settled-one[as-decided]");
     return;
   }
   // One trial at a time: a kernel settling during another's joins it (see
@@ -563,6 +605,15 @@ void ShareModel::tryOne(const std::string &Key, Entry &E, bool Timed) {
         (inOneTrial(X.Now) || X.Now == Phase::Spread ||
          X.Now == Phase::SpreadTimed || X.Now == Phase::SpreadCycle))
       return;
+  if (double Cost = oneTrialCost(E); Cost > ExploreBudget * Elapsed) {
+    static const std::string Later = "[one-later]";
+    if (E.Why.find(Later) == std::string::npos)
+      E.Why += Later;
+    E.OneCost = Cost;
+    return;
+  }
+  if (size_t At = E.Why.find("[one-later]"); At != std::string::npos)
+    E.Why.erase(At, 11);
   if (!Timed) {
     E.Now = Phase::Spread;
   } else if (E.Overhead >= AloneOverhead) {
@@ -571,6 +622,25 @@ void ShareModel::tryOne(const std::string &Key, Entry &E, bool Timed) {
     E.Now = Phase::SpreadCycle;
     Cycling.insert(Key);
   }
+}
+
+double ShareModel::oneTrialCost(const Entry &E) const {
+  // The kernels that would run there during the trial (see closeCycle).
+  uint64_t Bytes = E.Gather;
+  for (const auto &[K, X] : Entries)
+    if (inGroup(E, X) && X.Now == Phase::Settled && X.Trial.empty() &&
+        X.Overhead >= AloneOverhead && spreadOverAccelerators(X, X.Settled))
+      Bytes += X.Gather;
+  return 2 * static_cast<double>(Bytes) / GatherRate;
+}
+
+void ShareModel::retryOne(const std::string &Key, Entry &E) {
+  if (E.OneCost <= 0 || E.Now != Phase::Settled ||
+      (!Verdicts.count(E.Candidates) && ExploreBudget * Elapsed < E.OneCost))
+    return;
+  E.OneCost = 0;
+  // A launch that ran ahead was not timed: the next one is (Spread).
+  tryOne(Key, E, /*Timed=*/false);
 }
 
 void ShareModel::closeCycle(const std::string &Key, Entry &E) {
@@ -618,8 +688,7 @@ void ShareModel::closeCycle(const std::string &Key, Entry &E) {
   Verdicts[E.Candidates] =
       One ? std::optional<size_t>(E.One.front().Member) : std::nullopt;
   if (One) {
-    E.Settled = E.One;
-    E.Why = std::string("settled-one") + Times;
+    settleOnOne(E, E.One, std::string("settled-one") + Times);
   } else {
     E.Why += Times;
     if (Gathers)
@@ -630,10 +699,8 @@ void ShareModel::closeCycle(const std::string &Key, Entry &E) {
     if (X.Trial != Key)
       continue;
     X.Trial.clear();
-    if (One) {
-      X.Settled = E.One;
-      X.Why = "settled-one[with=" + Key + "]";
-    }
+    if (One)
+      settleOnOne(X, E.One, "settled-one[with=" + Key + "]");
   }
 }
 
