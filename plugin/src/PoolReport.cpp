@@ -93,98 +93,88 @@ std::string cpuModel() {
   return "?";
 }
 
-} // namespace
+/// The accelerators' capacities, as the members' lines find them.
+struct AcceleratorMemory {
+  std::vector<uint64_t> Accelerators; // each with a known capacity
+  std::vector<uint64_t> Gpus;         // each GPU (part)
+};
 
-void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
-  CudaDriver Driver;
-  fprintf(Out,
-          "versions: hetero %s, LLVM offload runtime 19.1.7, StarPU %s, "
-          "CUDA driver %s\n",
-          HETERO_VERSION, StarPUPool::version().c_str(),
-          Cuda ? Driver.version().c_str() : "not used");
-  fprintf(Out, "libraries: %s\n", StarPUPool::libraries().c_str());
-  fprintf(Out, "pool: %zu member%s (one OpenMP device)\n", Members.size(),
-          Members.size() == 1 ? "" : "s");
-  std::vector<uint64_t> AccelBytes; // per accelerator with a known capacity
-  std::vector<uint64_t> GpuBytes;   // per GPU (part)
-  for (const Member &M : Members) {
-    std::string What;
-    switch (M.Kind) {
-    case MemberKind::Gpu: {
-      uint64_t Bytes = 0;
-      if (auto Err = Cuda->getDevice(M.Device).getDeviceMemorySize(Bytes))
-        llvm::consumeError(std::move(Err));
-      if (M.Part >= 0)
-        Bytes /= static_cast<uint64_t>(GpuSplit);
-      AccelBytes.push_back(Bytes);
-      GpuBytes.push_back(Bytes);
-      int Major = Driver.attribute(ComputeCapabilityMajor, M.Device);
-      int Minor = Driver.attribute(ComputeCapabilityMinor, M.Device);
-      What = "GPU " + Driver.name(M.Device) + ", compute capability " +
-             std::to_string(Major) + "." + std::to_string(Minor) + ", " +
-             std::to_string(Driver.attribute(MultiprocessorCount, M.Device)) +
-             " SMs, " + binaryBytesText(Bytes) + " memory" +
-             (M.Part >= 0 ? " (part " + std::to_string(M.Part) + " of " +
-                                std::to_string(GpuSplit) + ")"
-                          : "");
-      break;
-    }
-    case MemberKind::Simulated:
-      if (Config.SimulateMemory)
-        AccelBytes.push_back(Config.SimulateMemory);
-      What =
-          "simulated accelerator (a CPU worker with private memory" +
-          std::string(Config.SimulateMemory
-                          ? ", " + binaryBytesText(Config.SimulateMemory) + ")"
-                          : ")");
-      break;
-    case MemberKind::CpuPool: {
-      std::vector<int> Cores = processCores();
-      uint64_t Host = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
-                      static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-      What = "CPU pool, " + cpuModel() + ", cores " + idListText(Cores) + " (" +
-             std::to_string(Cores.size()) + "), kernels on " +
-             std::to_string(CpuThreads) + " threads, " + binaryBytesText(Host) +
-             " host memory";
-      break;
-    }
-    }
-    fprintf(Out, "  %-9s %s; memory node %d, StarPU worker %d\n",
-            M.name().c_str(), What.c_str(), M.Node, M.WorkerId);
-  }
-  // A GPU with the driver's virtual memory management, like a simulated
-  // accelerator, holds the granules its chunks touch (NodeOps::back); one
-  // without holds whole buffers (HETERO_STATS's peak_bytes per node), so the
-  // data of one launch on the GPUs fits the smallest of them.
-  if (!AccelBytes.empty()) {
-    uint64_t Sum = 0;
-    for (uint64_t B : AccelBytes)
-      Sum += B;
-    uint64_t Granule = 0;
-    bool Whole = false;
-    for (const Member &M : Members)
-      if (M.Kind == MemberKind::Gpu) {
-        uint64_t G = CudaVirtualMemory::get().granule(M.Device);
-        Whole |= G == 0;
-        Granule = std::max(Granule, G);
-      }
-    std::string Fits =
-        Whole ? "each GPU holds whole buffers, so the data one launch "
-                "touches must fit in " +
-                    binaryBytesText(
-                        *std::min_element(GpuBytes.begin(), GpuBytes.end())) +
-                    " (the smallest GPU) to run on the GPUs"
-        : GpuBytes.empty()
-            ? "simulated accelerators hold the parts of buffers their "
-              "chunks touch"
-            : "each GPU holds the parts of buffers its chunks touch, in "
-              "granules of " +
-                  binaryBytesText(Granule) +
-                  ", so a buffer larger than one GPU is held across them";
-    fprintf(Out, "accelerator memory: %s in all over %zu; %s\n",
-            binaryBytesText(Sum).c_str(), AccelBytes.size(), Fits.c_str());
-  }
+std::string gpuLine(const CudaDriver &Driver, BackEnds::GenericPluginTy &Cuda,
+                    const Member &M, int GpuSplit, AcceleratorMemory &Mem) {
+  uint64_t Bytes = 0;
+  if (auto Err = Cuda.getDevice(M.Device).getDeviceMemorySize(Bytes))
+    llvm::consumeError(std::move(Err));
+  if (M.Part >= 0)
+    Bytes /= static_cast<uint64_t>(GpuSplit);
+  Mem.Accelerators.push_back(Bytes);
+  Mem.Gpus.push_back(Bytes);
+  int Major = Driver.attribute(ComputeCapabilityMajor, M.Device);
+  int Minor = Driver.attribute(ComputeCapabilityMinor, M.Device);
+  return "GPU " + Driver.name(M.Device) + ", compute capability " +
+         std::to_string(Major) + "." + std::to_string(Minor) + ", " +
+         std::to_string(Driver.attribute(MultiprocessorCount, M.Device)) +
+         " SMs, " + binaryBytesText(Bytes) + " memory" +
+         (M.Part >= 0 ? " (part " + std::to_string(M.Part) + " of " +
+                            std::to_string(GpuSplit) + ")"
+                      : "");
+}
 
+std::string simulatedLine(uint64_t Memory, AcceleratorMemory &Mem) {
+  if (Memory)
+    Mem.Accelerators.push_back(Memory);
+  return "simulated accelerator (a CPU worker with private memory" +
+         std::string(Memory ? ", " + binaryBytesText(Memory) + ")" : ")");
+}
+
+std::string cpuPoolLine(int Threads) {
+  std::vector<int> Cores = processCores();
+  uint64_t Host = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                  static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return "CPU pool, " + cpuModel() + ", cores " + idListText(Cores) + " (" +
+         std::to_string(Cores.size()) + "), kernels on " +
+         std::to_string(Threads) + " threads, " + binaryBytesText(Host) +
+         " host memory";
+}
+
+// A GPU with the driver's virtual memory management, like a simulated
+// accelerator, holds the granules its chunks touch (NodeOps::back); one
+// without holds whole buffers (HETERO_STATS's peak_bytes per node), so the
+// data of one launch on the GPUs fits the smallest of them.
+void printAcceleratorMemory(FILE *Out, const Pool &Members,
+                            const AcceleratorMemory &Mem) {
+  if (Mem.Accelerators.empty())
+    return;
+  uint64_t Sum = 0;
+  for (uint64_t B : Mem.Accelerators)
+    Sum += B;
+  uint64_t Granule = 0;
+  bool Whole = false;
+  for (const Member &M : Members)
+    if (M.Kind == MemberKind::Gpu) {
+      uint64_t G = CudaVirtualMemory::get().granule(M.Device);
+      Whole |= G == 0;
+      Granule = std::max(Granule, G);
+    }
+  std::string Fits =
+      Whole ? "each GPU holds whole buffers, so the data one launch "
+              "touches must fit in " +
+                  binaryBytesText(
+                      *std::min_element(Mem.Gpus.begin(), Mem.Gpus.end())) +
+                  " (the smallest GPU) to run on the GPUs"
+      : Mem.Gpus.empty()
+          ? "simulated accelerators hold the parts of buffers their "
+            "chunks touch"
+          : "each GPU holds the parts of buffers its chunks touch, in "
+            "granules of " +
+                binaryBytesText(Granule) +
+                ", so a buffer larger than one GPU is held across them";
+  fprintf(Out, "accelerator memory: %s in all over %zu; %s\n",
+          binaryBytesText(Sum).c_str(), Mem.Accelerators.size(), Fits.c_str());
+}
+
+/// Which GPUs reach each other directly; whether there was a GPU.
+bool printPeers(FILE *Out, const CudaDriver &Driver, const Pool &Members,
+                int GpuSplit) {
   std::vector<const Member *> Gpus;
   for (const Member &M : Members)
     if (M.Kind == MemberKind::Gpu && M.Part <= 0)
@@ -204,28 +194,21 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
     fprintf(Out, "peer access: the parts of one GPU copy to each other "
                  "device to device\n");
   }
+  return !Gpus.empty();
+}
 
-  // The host is the CPU pool's worker; a GPU is its first part's.
-  auto Where = [](const Member &M) {
-    return M.Kind == MemberKind::Gpu ? "cuda:" + std::to_string(M.Device)
-                                     : std::string("host");
-  };
-  std::string Bus;
-  for (const BusLink &L : busLinks(Workers)) {
-    char Line[128];
-    snprintf(Line, sizeof(Line), "  %s -> %s %.1f GB/s\n",
-             Where(*L.From).c_str(), Where(*L.To).c_str(), L.GBs);
-    Bus += Line;
-  }
+void printBandwidth(FILE *Out, const std::string &Bus, bool AnyGpu) {
   const char *Unmeasured =
-      Gpus.empty() ? "  none measured (no GPU)\n"
-                   : "  not measured (STARPU_BUS_SAMPLING=0: hetero-info "
-                     "measures it once, and the runs after it read it)\n";
+      !AnyGpu ? "  none measured (no GPU)\n"
+              : "  not measured (STARPU_BUS_SAMPLING=0: hetero-info "
+                "measures it once, and the runs after it read it)\n";
   fprintf(Out,
           "bandwidth (StarPU's bus calibration, cached in "
           "$STARPU_HOME):\n%s",
           Bus.empty() ? Unmeasured : Bus.c_str());
+}
 
+void printSettings(FILE *Out, const Settings &Config) {
   fprintf(Out, "settings in force:\n");
   for (const std::string &S : settingsInForce(Config, getenv))
     fprintf(Out, "  %s\n", S.c_str());
@@ -240,6 +223,46 @@ void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
             "STARPU_BUS_SAMPLING and STARPU_SILENT where the user did "
             "not):\n%s",
             StarPUVars.c_str());
+}
+
+} // namespace
+
+void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
+  CudaDriver Driver;
+  fprintf(Out,
+          "versions: hetero %s, LLVM offload runtime 19.1.7, StarPU %s, "
+          "CUDA driver %s\n",
+          HETERO_VERSION, StarPUPool::version().c_str(),
+          Cuda ? Driver.version().c_str() : "not used");
+  fprintf(Out, "libraries: %s\n", StarPUPool::libraries().c_str());
+  fprintf(Out, "pool: %zu member%s (one OpenMP device)\n", Members.size(),
+          Members.size() == 1 ? "" : "s");
+  AcceleratorMemory Mem;
+  for (const Member &M : Members) {
+    std::string What = M.Kind == MemberKind::Gpu
+                           ? gpuLine(Driver, *Cuda, M, GpuSplit, Mem)
+                       : M.Kind == MemberKind::Simulated
+                           ? simulatedLine(Config.SimulateMemory, Mem)
+                           : cpuPoolLine(CpuThreads);
+    fprintf(Out, "  %-9s %s; memory node %d, StarPU worker %d\n",
+            M.name().c_str(), What.c_str(), M.Node, M.WorkerId);
+  }
+  printAcceleratorMemory(Out, Members, Mem);
+  bool AnyGpu = printPeers(Out, Driver, Members, GpuSplit);
+  // The host is the CPU pool's worker; a GPU is its first part's.
+  auto Where = [](const Member &M) {
+    return M.Kind == MemberKind::Gpu ? "cuda:" + std::to_string(M.Device)
+                                     : std::string("host");
+  };
+  std::string Bus;
+  for (const BusLink &L : busLinks(Workers)) {
+    char Line[128];
+    snprintf(Line, sizeof(Line), "  %s -> %s %.1f GB/s\n",
+             Where(*L.From).c_str(), Where(*L.To).c_str(), L.GBs);
+    Bus += Line;
+  }
+  printBandwidth(Out, Bus, AnyGpu);
+  printSettings(Out, Config);
   if (Rank.shared())
     fprintf(Out, "node rank %u of %u (%s)\n", Rank.Rank, Rank.Size,
             Rank.Source.c_str());

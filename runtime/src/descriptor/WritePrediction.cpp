@@ -147,6 +147,56 @@ std::optional<int64_t> literal(const KernelDescriptor &D, ExprId Id) {
 
 } // namespace
 
+/// Whether a term of write A's offset (T, beside the split loop's, whose
+/// stride P holds) moves it past the next window's bytes: P says which.
+static bool spreadsPastWindow(const KernelDescriptor &D, const DescAccess &A,
+                              const Terms &T, OverlapPrediction &P) {
+  for (const auto &[Key, C] : T) {
+    if (Key == std::make_pair(false, 0u) || (C.Known && C.Value == 0))
+      continue;
+    P.VarKind = Key.first ? ExprKind::Var : ExprKind::Counter;
+    P.VarIndex = Key.second;
+    if (!C.Known) {
+      // A stride the run sets, most likely a row's: rows taken one at a
+      // time (where the variable has few values) never overlap the next
+      // window's, a column's many rows do.
+      if (P.SplitStride == 0)
+        continue;
+      std::optional<int64_t> Lo, Hi;
+      if (Key.first && Key.second < D.vars().size()) {
+        Lo = literal(D, D.vars()[Key.second].Lo);
+        Hi = literal(D, D.vars()[Key.second].Hi);
+      }
+      if (Lo && Hi) {
+        if (*Hi - *Lo + 1 <= static_cast<int64_t>(MaxSectionSlices))
+          continue; // sliced: exact rows
+      } else if (Key.first) {
+        P.UnlessAtMost = MaxSectionSlices; // the run knows its range
+      }
+      return true;
+    }
+    P.VarStride = std::llabs(C.Value);
+    // Its whole range, where the descriptor gives it as constants; else
+    // one step of it already reaches as far as the split loop's.
+    int64_t Span = *P.VarStride;
+    if (Key.first && Key.second < D.vars().size()) {
+      std::optional<int64_t> Lo = literal(D, D.vars()[Key.second].Lo),
+                             Hi = literal(D, D.vars()[Key.second].Hi);
+      if (Lo && Hi) {
+        if (*Hi <= *Lo)
+          continue; // one value: no spread
+        int64_t Range;
+        if (__builtin_mul_overflow(*P.VarStride, *Hi - *Lo, &Range))
+          Range = INT64_MAX;
+        Span = Range;
+      }
+    }
+    if (Span + static_cast<int64_t>(A.Size) > P.SplitStride)
+      return true;
+  }
+  return false;
+}
+
 std::optional<OverlapPrediction>
 predictOverlappingWrites(const KernelDescriptor &D) {
   if (!D.splittable() || D.depth() == 0)
@@ -170,53 +220,7 @@ predictOverlappingWrites(const KernelDescriptor &D) {
         continue; // the split loop's stride is the run's: no telling
       P.SplitStride = std::llabs(S.Value);
     }
-    bool Spread = false;
-    for (const auto &[Key, C] : *T) {
-      if (Key == std::make_pair(false, 0u) || (C.Known && C.Value == 0))
-        continue;
-      P.VarKind = Key.first ? ExprKind::Var : ExprKind::Counter;
-      P.VarIndex = Key.second;
-      if (!C.Known) {
-        // A stride the run sets, most likely a row's: rows taken one at a
-        // time (where the variable has few values) never overlap the next
-        // window's, a column's many rows do.
-        if (P.SplitStride == 0)
-          continue;
-        std::optional<int64_t> Lo, Hi;
-        if (Key.first && Key.second < D.vars().size()) {
-          Lo = literal(D, D.vars()[Key.second].Lo);
-          Hi = literal(D, D.vars()[Key.second].Hi);
-        }
-        if (Lo && Hi) {
-          if (*Hi - *Lo + 1 <= static_cast<int64_t>(MaxSectionSlices))
-            continue; // sliced: exact rows
-        } else if (Key.first) {
-          P.UnlessAtMost = MaxSectionSlices; // the run knows its range
-        }
-        Spread = true;
-        break;
-      }
-      P.VarStride = std::llabs(C.Value);
-      // Its whole range, where the descriptor gives it as constants; else
-      // one step of it already reaches as far as the split loop's.
-      int64_t Span = *P.VarStride;
-      if (Key.first && Key.second < D.vars().size()) {
-        std::optional<int64_t> Lo = literal(D, D.vars()[Key.second].Lo),
-                               Hi = literal(D, D.vars()[Key.second].Hi);
-        if (Lo && Hi) {
-          if (*Hi <= *Lo)
-            continue; // one value: no spread
-          int64_t Range;
-          if (__builtin_mul_overflow(*P.VarStride, *Hi - *Lo, &Range))
-            Range = INT64_MAX;
-          Span = Range;
-        }
-      }
-      if (Span + static_cast<int64_t>(A.Size) > P.SplitStride) {
-        Spread = true;
-        break;
-      }
-    }
+    bool Spread = spreadsPastWindow(D, A, *T, P);
     // Unmoved by any loop variable: every window writes the same bytes.
     if (!Spread && P.SplitStride == 0 && Split == T->end()) {
       P.VarKind = ExprKind::Const;
