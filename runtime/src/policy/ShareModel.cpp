@@ -387,9 +387,11 @@ void ShareModel::record(const std::string &Key,
   for (const std::string &K : Cycling)
     if (K != Key)
       Entries.at(K).Cycle += WallSeconds;
-  if (E.Now == Phase::Settled)
-    retryOne(Key, E);
-  if (E.Now == Phase::Settled || E.Now == Phase::Follow)
+  if (E.Now == Phase::Settled) {
+    retryOne(Key, E); // the next launch moves, if the trial starts
+    return;
+  }
+  if (E.Now == Phase::Follow)
     return;
   bool AnyAccelerator = false, AnyOther = false;
   for (size_t I = 0; I < E.Candidates.size(); ++I) {
