@@ -283,8 +283,11 @@ Status LaunchRun::prepareSections(Chunk &C) {
   // Write sections too: they over-approximate what the chunk writes, and
   // afterwards they are valid on this node only.
   std::vector<std::pair<BufferId, RangeSet>> Needs;
-  for (const BufferAccess &A : C.Sections->Buffers)
+  C.SpanBytes = 0;
+  for (const BufferAccess &A : C.Sections->Buffers) {
     Needs.emplace_back(A.B.Id, spanOf(A));
+    C.SpanBytes += Needs.back().second.bytes();
+  }
   Layer.willUse(Node, Needs); // none of them makes room for another
   for (size_t I = 0; I < Needs.size(); ++I) {
     const BufferAccess &A = C.Sections->Buffers[I];
@@ -721,16 +724,15 @@ Status LaunchRun::combineReductions() {
 }
 
 void LaunchRun::recordUsage() {
-  std::map<size_t, uint64_t> Iterations;
+  std::vector<uint64_t> Iterations(E.Members.size(), 0);
   for (const Chunk &C : Chunks)
     Iterations[C.Member] += C.Hi - C.Lo;
-  auto Most = std::max_element(
-      Iterations.begin(), Iterations.end(),
-      [](const auto &A, const auto &B) { return A.second < B.second; });
+  size_t Most = static_cast<size_t>(
+      std::max_element(Iterations.begin(), Iterations.end()) -
+      Iterations.begin());
   for (const Chunk &C : Chunks)
-    if (C.Sections && Most != Iterations.end() && C.Member != Most->first)
-      for (const BufferAccess &A : C.Sections->Buffers)
-        Rec.Gather += spanOf(A).bytes();
+    if (C.Member != Most)
+      Rec.Gather += C.SpanBytes;
   for (size_t M = 0; M < Usage.size(); ++M) {
     if (!Usage[M].Iterations && Usage[M].BusySeconds <= 0)
       continue;

@@ -73,6 +73,7 @@ private:
     /// A split's chunk's (shared with the section cache); null for a
     /// whole one.
     std::shared_ptr<const ChunkSections> Sections;
+    uint64_t SpanBytes = 0;        // of its sections (prepareSections)
     std::vector<BufferId> Touched; // a whole chunk
     std::vector<uintptr_t> NodeArgs;
   };

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <unistd.h>
 
 namespace hetero {
@@ -607,15 +608,16 @@ void ShareModel::tryOne(const std::string &Key, Entry &E, bool Timed) {
         (inOneTrial(X.Now) || X.Now == Phase::Spread ||
          X.Now == Phase::SpreadTimed || X.Now == Phase::SpreadCycle))
       return;
+  static constexpr std::string_view Later = "[one-later]";
+  size_t Noted = E.Why.find(Later);
   if (double Cost = oneTrialCost(E); Cost > ExploreBudget * Elapsed) {
-    static const std::string Later = "[one-later]";
-    if (E.Why.find(Later) == std::string::npos)
+    if (Noted == std::string::npos)
       E.Why += Later;
     E.OneCost = Cost;
     return;
   }
-  if (size_t At = E.Why.find("[one-later]"); At != std::string::npos)
-    E.Why.erase(At, 11);
+  if (Noted != std::string::npos)
+    E.Why.erase(Noted, Later.size());
   if (!Timed) {
     E.Now = Phase::Spread;
   } else if (E.Overhead >= AloneOverhead) {
