@@ -848,6 +848,48 @@ TEST(ChunkPlan, ChunksCoverTheSpaceAndNeverGoBelowTheMinimum) {
   EXPECT_EQ(C.size(), 4u * 24);
 }
 
+// A collapsed nest is cut at whole rows where every chunk keeps a few of
+// them: the boundaries are multiples of the row's iterations, and a
+// boundary that owner alignment put a column or two off a row goes back.
+TEST(ChunkPlan, CollapsedNestsAreCutAtWholeRows) {
+  // 241 rows of 498: rows are the grain for up to 60 chunks.
+  EXPECT_EQ(rowGrain({241, 498}, 3), 498u);
+  EXPECT_EQ(rowGrain({241, 498}, 61), 1u);
+  EXPECT_EQ(rowGrain({2, 3998}, 4), 1u);     // a halo update over its depth
+  EXPECT_EQ(rowGrain({2, 100, 50}, 4), 50u); // then the inner rows
+  EXPECT_EQ(rowGrain({1000}, 4), 1u);
+  for (uint64_t Grain : {1ull, 498ull}) {
+    std::vector<ChunkSpec> C =
+        splitIterations(241 * 498, {1, 1, 1}, 2, 16, Grain);
+    ASSERT_EQ(C.size(), 6u);
+    uint64_t Next = 0;
+    for (const ChunkSpec &S : C) {
+      EXPECT_EQ(S.Lo, Next);
+      EXPECT_EQ(S.Lo % Grain, 0u) << Grain;
+      Next = S.Hi;
+    }
+    EXPECT_EQ(Next, 241u * 498);
+  }
+  // Equal thirds of 241 rows: 80, 81 and 80 (the cumulative shares, 80.3
+  // and 160.7 rows, round to the nearest row).
+  std::vector<ChunkSpec> Thirds =
+      splitIterations(241 * 498, {1, 1, 1}, 1, 16, 498);
+  EXPECT_EQ(Thirds, (std::vector<ChunkSpec>{{0, 0, 80 * 498},
+                                            {1, 80 * 498, 161 * 498},
+                                            {2, 161 * 498, 241 * 498}}));
+  // Aligned two iterations before a row, and one after: snapped back.
+  std::vector<ChunkSpec> Off = {{0, 0, 80 * 498 - 2},
+                                {1, 80 * 498 - 2, 161 * 498 + 1},
+                                {2, 161 * 498 + 1, 241 * 498}};
+  snapBoundaries(Off, 498);
+  EXPECT_EQ(Off, Thirds);
+  // A chunk that snapping would empty keeps its boundary.
+  std::vector<ChunkSpec> Thin = {{0, 0, 100}, {1, 100, 300}, {2, 300, 1000}};
+  snapBoundaries(Thin, 498);
+  EXPECT_EQ(Thin, (std::vector<ChunkSpec>{
+                      {0, 0, 100}, {1, 100, 498}, {2, 498, 1000}}));
+}
+
 // A member whose chunks' data cannot be made valid for a reason other than
 // room (a copy that failed) leaves the launch too, and the warning says
 // what happened, not "no room"; the others take its iterations.

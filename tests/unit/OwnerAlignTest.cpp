@@ -165,6 +165,63 @@ TEST_F(OwnerAlignTest, ALaunchWithinOneMembersDataRunsThere) {
   EXPECT_EQ(alignTo(60), (Result{0, {{0, 0, 25}, {1, 25, 50}}}));
 }
 
+// A right halo update over the rows of a 10-wide grid (b is 10 rows):
+// iteration k writes the row's last two elements from the two before them.
+// A owns rows 0-4, B rows 5-9. The first iteration whose write starts at or
+// beyond B's first byte is row 5; row 4's writes end where B's bytes begin,
+// so row 4 stays with A (not "the start nearer to the boundary": that put
+// row 4 on B, which then fetched it at every launch).
+TEST_F(OwnerAlignTest, AHaloColumnAtARowsEndStaysWithTheRow) {
+  KernelDescriptor Right;
+  std::string Err;
+  ASSERT_TRUE(KernelDescriptor::parse(
+      "hetero-kernel 1\n"
+      "split yes\n"
+      "nest 1\n"
+      "loop 0 0 lt 10 1\n"
+      "var 0 0 1\n"
+      "read 8 (arg 1) (* (- (+ (* (c 0) 10) 7) (v 0)) 8)\n"
+      "write 8 (arg 1) (* (+ (+ (* (c 0) 10) 8) (v 0)) 8)\n",
+      Right, Err))
+      << Err;
+  std::vector<ChunkSpec> C = {{0, 0, 6}, {1, 6, 10}};
+  EXPECT_EQ(Align.align("right", Right, Env, {Env.Args[0], Env.Args[1], N},
+                        {10}, {A, B}, L, C),
+            1u);
+  EXPECT_EQ(C, (std::vector<ChunkSpec>{{0, 0, 5}, {1, 5, 10}}));
+}
+
+// A bottom halo row's update, split by columns, left each member a piece of
+// the row it writes; the row it reads (its only input) is B's alone: B
+// takes the whole launch.
+TEST_F(OwnerAlignTest, AHaloRowGoesToTheOwnerOfTheRowItReads) {
+  KernelDescriptor Bottom;
+  std::string Err;
+  // g[390 + j] = g[380 + j], j in [0, 10): g is 40 rows of 10.
+  ASSERT_TRUE(KernelDescriptor::parse("hetero-kernel 1\n"
+                                      "split yes\n"
+                                      "nest 1\n"
+                                      "loop 0 0 lt 10 1\n"
+                                      "read 8 (arg 0) (* (+ 380 (c 0)) 8)\n"
+                                      "write 8 (arg 0) (* (+ 390 (c 0)) 8)\n",
+                                      Bottom, Err))
+      << Err;
+  void *G = L.allocate(400 * 8);
+  BufferId Id = reinterpret_cast<uintptr_t>(G);
+  for (NodeId Node : {A, B}) {
+    uintptr_t Storage = 0;
+    ASSERT_TRUE(L.translate(Node, Id, Storage));
+  }
+  L.markWritten(A, Id, 0, 1600);
+  L.markWritten(B, Id, 1600, 3200);
+  L.markWritten(A, Id, 3120, 3160); // the last row in two pieces
+  DescEnv E = Env;
+  E.Args = {Id};
+  std::vector<ChunkSpec> C = {{0, 0, 5}, {1, 5, 10}};
+  Align.align("bottom", Bottom, E, {Id}, {10}, {A, B}, L, C);
+  EXPECT_EQ(C, (std::vector<ChunkSpec>{{1, 0, 10}}));
+}
+
 TEST_F(OwnerAlignTest, MembersOnOneNodeAreLeftAlone) {
   std::vector<ChunkSpec> C = {{0, 0, 45}, {1, 45, 90}};
   EXPECT_EQ(Align.align("tail", Tail, Env, {Env.Args[0], Env.Args[1], N},

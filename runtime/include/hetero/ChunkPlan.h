@@ -35,12 +35,36 @@ struct ChunkSpec {
 
 /// Splits [0, Total) into contiguous chunks in iteration order: member I gets
 /// a share proportional to Weights[I], cut into ChunksPerMember pieces of
-/// at least MinChunk iterations (a smaller share is one piece). Members
+/// at least MinChunk iterations (a smaller share is one piece). Every
+/// boundary but Total is a multiple of Grain (>= 1: rowGrain). Members
 /// whose share rounds to nothing get no chunk.
 std::vector<ChunkSpec> splitIterations(uint64_t Total,
                                        const std::vector<double> &Weights,
                                        unsigned ChunksPerMember,
-                                       uint64_t MinChunk = 1);
+                                       uint64_t MinChunk = 1,
+                                       uint64_t Grain = 1);
+
+/// Chunks of at least this many rows of a collapsed nest are cut at rows.
+constexpr uint64_t MinRowsPerChunk = 4;
+
+/// The grain that cuts a collapsed nest (trip counts N, outermost first)
+/// into Chunks pieces at whole rows: the iterations of the innermost levels
+/// N[l..] for the smallest l >= 1 that leaves every chunk MinRowsPerChunk
+/// such rows; 1 when none does (a one-level loop, or a nest whose outer
+/// levels are too short, as a halo update over its depth rows). Chunk
+/// boundaries in the middle of a row cut every halo into pieces (the end of
+/// one row, the start of the next, a lone neighbour element), and kernels
+/// over different column ranges (interior, interior and halo) would cut the
+/// same row at different places, so each moved a piece of it at every
+/// launch.
+uint64_t rowGrain(const std::vector<uint64_t> &N, size_t Chunks);
+
+/// Moves each boundary between consecutive chunks to the nearest multiple
+/// of Grain, where that leaves both chunks non-empty. Owner alignment
+/// (OwnerAlign.h) puts a boundary where an access starts nearest the data's
+/// owner, which for a stencil's i-1 is a column or two before the row: the
+/// row stays whole on one member only when the boundary is snapped back.
+void snapBoundaries(std::vector<ChunkSpec> &Chunks, uint64_t Grain);
 
 /// What one chunk touches in one buffer (offsets within the buffer).
 struct BufferAccess {

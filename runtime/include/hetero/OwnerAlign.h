@@ -10,9 +10,11 @@
 // launch is the one it writes most of (reads, when it writes none).
 //
 // A launch over a small part of its main buffer (at most 1/MinOwnerRatio
-// of it) whose reach lies where one member's node holds it alone (half of it at
-// least, and MinOwnerRatio times what the others hold alone: a halo row of the
-// grid, which the rows' owner wrote), where the buffer is spread (another of
+// of it) whose inputs there (what it reads of the buffer and does not
+// write; its whole reach when it reads nothing else) lie where one member's
+// node holds them alone (half of them at least, and MinOwnerRatio times what
+// the others hold alone: a halo row's neighbour row, which the rows' owner
+// wrote), where the buffer is spread (another of
 // them holds a part of it alone: data still all where it was mapped has no
 // owner yet), runs on that member, as one windowed chunk. Split over its
 // columns, each member fetched a piece of the owner's rows and the owner
@@ -34,9 +36,11 @@
 //     the one nearest the shares' cut. Both must hold bytes alone there:
 //     data one member made and the other never wrote says nothing of
 //     where the boundary is, and the shares' cut stands;
-//   - the new boundary: the iteration whose access starts nearest X (found
-//     by bisection, so the access must move forward with the iterations:
-//     checked at the band's ends and at the answer);
+//   - the new boundary: the first iteration whose access starts at or
+//     beyond X, or the one before where X lies inside what that one touches
+//     and nearer its start (found by bisection, so the access must move
+//     forward with the iterations: checked at the band's ends and at the
+//     answer);
 //   - (this, and the owner's whole launch) only where the kernel's shares
 //     did not move the boundary since its last launch: a boundary the share
 //     model moves (a new trial, the CPU pool's first share, a refinement) goes
@@ -80,7 +84,9 @@ class OwnerAlign {
 public:
   /// The owner takes a whole launch that reaches at most 1/MinOwnerRatio of
   /// its main buffer, where it holds alone at least half of what the launch
-  /// reaches and MinOwnerRatio times what the others do.
+  /// reads there without writing it (its inputs: a halo row's neighbour
+  /// row), or of all it reaches there when it reads nothing else, and
+  /// MinOwnerRatio times what the others do.
   static constexpr uint64_t MinOwnerRatio = 16;
 
   /// Moves the boundaries of Chunks (contiguous, in iteration order,
@@ -126,6 +132,8 @@ private:
     BufferId Buffer = 0;
     uint64_t Lo = 0, Hi = 0; // offsets in the buffer
     uint64_t Near = 0;       // where the access starts at the shares' cut
+    /// What the launch reads of the buffer and does not write (offsets).
+    RangeSet Inputs;
   };
   /// Per kernel key: its last launch's cuts, and whether its sections read
   /// memory (then it is left as cut).

@@ -12,7 +12,7 @@ namespace hetero {
 std::vector<ChunkSpec> splitIterations(uint64_t Total,
                                        const std::vector<double> &Weights,
                                        unsigned ChunksPerMember,
-                                       uint64_t MinChunk) {
+                                       uint64_t MinChunk, uint64_t Grain) {
   std::vector<ChunkSpec> Out;
   double Sum = 0;
   for (double W : Weights)
@@ -20,6 +20,14 @@ std::vector<ChunkSpec> splitIterations(uint64_t Total,
   if (Total == 0 || Sum <= 0)
     return Out;
   ChunksPerMember = std::max(1u, ChunksPerMember);
+  Grain = std::max<uint64_t>(Grain, 1);
+  using U128 = unsigned __int128;
+  // To the nearest multiple of Grain (Total stays Total).
+  auto Snap = [&](uint64_t X) {
+    uint64_t Down = X / Grain * Grain;
+    uint64_t Up = Down + Grain;
+    return X - Down < Up - X || Up > Total ? Down : Up;
+  };
   // Cumulative shares, so rounding never loses or duplicates an iteration.
   double Acc = 0;
   uint64_t Start = 0;
@@ -28,25 +36,57 @@ std::vector<ChunkSpec> splitIterations(uint64_t Total,
     uint64_t End =
         M + 1 == Weights.size()
             ? Total
-            : std::min<uint64_t>(Total,
-                                 static_cast<uint64_t>(std::llround(
-                                     static_cast<double>(Total) * Acc / Sum)));
-    uint64_t Len = End > Start ? End - Start : 0;
+            : Snap(std::min<uint64_t>(
+                  Total, static_cast<uint64_t>(std::llround(
+                             static_cast<double>(Total) * Acc / Sum))));
+    End = std::max(End, Start);
+    uint64_t Len = End - Start;
     // Never chunks below MinChunk iterations: a share smaller than that is
     // one chunk.
     uint64_t Pieces = std::min<uint64_t>(
         ChunksPerMember,
         std::max<uint64_t>(1, Len / std::max<uint64_t>(MinChunk, 1)));
+    uint64_t Lo = Start;
     for (uint64_t C = 0; C < Pieces && Len; ++C) {
-      using U128 = unsigned __int128;
-      uint64_t Lo = Start + static_cast<uint64_t>(U128(Len) * C / Pieces);
-      uint64_t Hi = Start + static_cast<uint64_t>(U128(Len) * (C + 1) / Pieces);
+      uint64_t Hi =
+          C + 1 == Pieces
+              ? End
+              : std::min(End, Snap(Start + static_cast<uint64_t>(
+                                               U128(Len) * (C + 1) / Pieces)));
       if (Hi > Lo)
         Out.push_back({M, Lo, Hi});
+      Lo = std::max(Lo, Hi);
     }
-    Start = std::max(Start, End);
+    Start = End;
   }
   return Out;
+}
+
+void snapBoundaries(std::vector<ChunkSpec> &Chunks, uint64_t Grain) {
+  if (Grain <= 1)
+    return;
+  for (size_t I = 0; I + 1 < Chunks.size(); ++I) {
+    uint64_t X = Chunks[I].Hi;
+    uint64_t Down = X / Grain * Grain, Up = Down + Grain;
+    uint64_t To = X - Down <= Up - X ? Down : Up;
+    if (To > Chunks[I].Lo && To < Chunks[I + 1].Hi)
+      Chunks[I].Hi = Chunks[I + 1].Lo = To;
+  }
+}
+
+uint64_t rowGrain(const std::vector<uint64_t> &N, size_t Chunks) {
+  uint64_t Total = 1;
+  for (uint64_t X : N)
+    Total *= X; // the caller checked the product
+  for (size_t L = 1; L < N.size(); ++L) {
+    uint64_t Row = 1;
+    for (size_t I = L; I < N.size(); ++I)
+      Row *= N[I];
+    if (Row > 1 && Row < Total &&
+        Total / Row >= MinRowsPerChunk * std::max<size_t>(Chunks, 1))
+      return Row;
+  }
+  return 1;
 }
 
 namespace {

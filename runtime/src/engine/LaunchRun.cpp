@@ -196,8 +196,12 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
     Weights.push_back(S.Weight);
   uint64_t From = Windowed ? std::min(WinLo, Total) : 0;
   uint64_t To = Windowed ? std::min(WinHi, Total) : Total;
-  std::vector<ChunkSpec> Cut =
-      splitIterations(To - From, Weights, E.Config.Chunks, E.Config.MinChunk);
+  // Cut at whole rows, so kernels over different columns of a grid cut it
+  // alike and halos are whole rows (ChunkPlan.h, rowGrain).
+  uint64_t Grain =
+      Windowed ? 1 : rowGrain(Trips, Shares.size() * E.Config.Chunks);
+  std::vector<ChunkSpec> Cut = splitIterations(
+      To - From, Weights, E.Config.Chunks, E.Config.MinChunk, Grain);
   for (ChunkSpec &S : Cut) {
     S.Lo += From;
     S.Hi += From;
@@ -211,6 +215,7 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
       Nodes.push_back(member(Shares[S.Member].Member).Node);
     Rec.Aligned = E.Cuts.align(K.Name + "#" + std::to_string(Total), *K.Desc,
                                Env, R.Args, Trips, Nodes, Layer, Cut) > 0;
+    snapBoundaries(Cut, Grain);
     AllOnOne = Cut.size() == 1;
     Rec.Owner = AllOnOne;
   }

@@ -34,15 +34,24 @@ DescEnv withoutLoads(const DescEnv &Env, bool &Loaded) {
 }
 
 /// The lowest address access Access touches at iteration T.
-std::optional<uint64_t> startAt(const KernelDescriptor &D, const DescEnv &Env,
-                                const std::vector<uint64_t> &Trips, uint64_t T,
-                                size_t Access) {
+/// Where access Access of iteration T starts and ends: [first, last).
+std::optional<std::pair<uint64_t, uint64_t>>
+spanAt(const KernelDescriptor &D, const DescEnv &Env,
+       const std::vector<uint64_t> &Trips, uint64_t T, size_t Access) {
   WindowSection S;
   std::string Err;
   if (!windowSection(D, Env, Trips, T, T + 1, Access, S, Err) ||
       S.Ranges.empty())
     return std::nullopt;
-  return S.Ranges.front().first;
+  return std::make_pair(S.Ranges.front().first, S.Ranges.back().second);
+}
+
+std::optional<uint64_t> startAt(const KernelDescriptor &D, const DescEnv &Env,
+                                const std::vector<uint64_t> &Trips, uint64_t T,
+                                size_t Access) {
+  if (auto Span = spanAt(D, Env, Trips, T, Access))
+    return Span->first;
+  return std::nullopt;
 }
 
 } // namespace
@@ -140,10 +149,29 @@ bool OwnerAlign::reach(const Window &W, const KernelDescriptor &D,
         continue;
       Best = Hi - Lo;
       BestWrites = Writes;
-      Out = {true, A, B->Id, Lo - B->base(), Hi - B->base()};
+      Out = {true, A, B->Id, Lo - B->base(), Hi - B->base(), 0, {}};
     }
   }
-  return Out.Known;
+  if (!Out.Known)
+    return false;
+  // Its inputs there: the reads that lie in it, less what the writes cover.
+  std::optional<BufferInfo> B = Layer.find(Out.Buffer);
+  if (!B)
+    return false;
+  uint64_t Base = B->base(), End = Base + B->Size;
+  auto Inside = [&](const WindowSection &X) {
+    return !X.Ranges.empty() && X.Ranges.front().first >= Base &&
+           X.Ranges.back().second <= End;
+  };
+  for (const WindowSection &X : S)
+    if (X.Kind == AccessKind::Read && Inside(X))
+      for (auto [Lo, Hi] : X.Ranges)
+        Out.Inputs.insert(Lo - Base, Hi - Base);
+  for (const WindowSection &X : S)
+    if (X.Kind == AccessKind::Write && Inside(X))
+      for (auto [Lo, Hi] : X.Ranges)
+        Out.Inputs.erase(Lo - Base, Hi - Base);
+  return true;
 }
 
 bool OwnerAlign::boundary(const Window &W, const Reach &R, uint64_t X,
@@ -173,13 +201,15 @@ bool OwnerAlign::boundary(const Window &W, const Reach &R, uint64_t X,
   }
   // Monotone where it was bisected: the iteration before starts below.
   if (Lo > W.Lo && Lo < W.Hi) {
-    std::optional<uint64_t> Before = startAt(D, Env, Trips, Lo - 1, R.Access);
+    auto Before = spanAt(D, Env, Trips, Lo - 1, R.Access);
     std::optional<uint64_t> At = startAt(D, Env, Trips, Lo, R.Access);
-    if (!Before || !At || *Before >= Addr || *At < Addr)
+    if (!Before || !At || Before->first >= Addr || *At < Addr)
       return false;
-    // X inside the iteration before (a row whose first element another
-    // kernel wrote): the boundary of the two starts nearer to X.
-    if (Addr - *Before < *At - Addr)
+    // X inside what the iteration before touches (a row whose first element
+    // another kernel wrote): the boundary of the two starts nearer to X.
+    // X past all of it (a halo column at the end of the row before X) leaves
+    // that iteration wholly on the left.
+    if (Addr < Before->second && Addr - Before->first < *At - Addr)
       --Lo;
   }
   P = Lo;
@@ -225,15 +255,25 @@ bool OwnerAlign::toOwner(Kernel &Kn, Window W, const KernelDescriptor &D,
   std::optional<BufferInfo> B = Layer.find(Re.Buffer);
   if (!B || (Re.Hi - Re.Lo) * MinOwnerRatio > B->Size)
     return false;
-  // The bytes each chunk's node holds alone of what the launch reaches.
+  // The bytes each chunk's node holds alone of the launch's inputs there,
+  // else of all it reaches: a halo row's writes were split, and each
+  // member then held a piece of the row alone, while its neighbour row, all
+  // the launch needs, lies on one member.
+  std::vector<Range> Looked = Re.Inputs.ranges();
+  if (Looked.empty())
+    Looked = {{Re.Lo, Re.Hi}};
+  uint64_t Span = 0;
+  for (const Range &R : Looked)
+    Span += R.size();
   size_t Owner = 0;
   uint64_t Most = 0, Others = 0;
   for (size_t I = 0; I < Chunks.size(); ++I) {
     if (std::find(Nodes.begin(), Nodes.begin() + I, Nodes[I]) !=
         Nodes.begin() + I)
       continue; // counted
-    uint64_t Only =
-        Layer.validOnlyOn(Nodes[I], Re.Buffer, Re.Lo, Re.Hi).bytes();
+    uint64_t Only = 0;
+    for (const Range &R : Looked)
+      Only += Layer.validOnlyOn(Nodes[I], Re.Buffer, R.Lo, R.Hi).bytes();
     if (Only > Most) {
       Others += Most;
       Most = Only;
@@ -242,7 +282,7 @@ bool OwnerAlign::toOwner(Kernel &Kn, Window W, const KernelDescriptor &D,
       Others += Only;
     }
   }
-  if (2 * Most < Re.Hi - Re.Lo || Others * MinOwnerRatio > Most)
+  if (2 * Most < Span || Others * MinOwnerRatio > Most)
     return false;
   // And the buffer is spread: another of them holds a part of it alone
   // (data that is all where it was mapped has no owner yet).
