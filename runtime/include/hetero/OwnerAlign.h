@@ -75,6 +75,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -117,6 +118,19 @@ private:
   /// windows' lookups compare numbers, not strings and vectors.
   using LaunchKey =
       std::tuple<std::string, std::vector<uint64_t>, std::vector<uint64_t>>;
+  /// The same, looked up without copying (a launch looks once).
+  using LaunchRef = std::tuple<std::string_view, const std::vector<uint64_t> &,
+                               const std::vector<uint64_t> &>;
+  struct LaunchLess {
+    using is_transparent = void;
+    static LaunchRef ref(const LaunchKey &K) {
+      return {std::get<0>(K), std::get<1>(K), std::get<2>(K)};
+    }
+    static LaunchRef ref(const LaunchRef &K) { return K; }
+    template <class A, class B> bool operator()(const A &X, const B &Y) const {
+      return ref(X) < ref(Y);
+    }
+  };
   /// The iterations [Lo, Hi) of two neighbouring chunks of one launch.
   struct Window {
     uint32_t Launch = 0;
@@ -143,7 +157,7 @@ private:
   };
 
   std::map<std::string, Kernel> Kernels;
-  std::map<LaunchKey, uint32_t> Launches;
+  std::map<LaunchKey, uint32_t, LaunchLess> Launches;
   std::map<Window, Reach> Reaches;
   std::map<std::pair<Window, uint64_t>, uint64_t> Boundaries; // by X
   /// Per launch number: its last cut and answer, how many launches in a

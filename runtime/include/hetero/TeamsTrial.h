@@ -49,6 +49,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace hetero {
@@ -115,7 +116,21 @@ private:
 
   bool Enabled;
   double TrialAfter;
-  std::map<std::pair<std::string, size_t>, State> States;
+  /// Per (kernel, member); looked up by a view of the kernel's name, since
+  /// a launch looks several times per chunk and a name copied to build each
+  /// key was a good part of a short launch's host time.
+  using StateRef = std::pair<std::string_view, size_t>;
+  struct StateLess {
+    using is_transparent = void;
+    static StateRef ref(const std::pair<std::string, size_t> &K) {
+      return {K.first, K.second};
+    }
+    static StateRef ref(const StateRef &K) { return K; }
+    template <class A, class B> bool operator()(const A &X, const B &Y) const {
+      return ref(X) < ref(Y);
+    }
+  };
+  std::map<std::pair<std::string, size_t>, State, StateLess> States;
 };
 
 } // namespace hetero

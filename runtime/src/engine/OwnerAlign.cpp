@@ -323,10 +323,13 @@ unsigned OwnerAlign::align(const std::string &Key, const KernelDescriptor &D,
   for (unsigned A : D.argsUsed())
     Args.push_back(A < Env.Args.size() ? Env.Args[A] : 0);
   Window W;
-  W.Launch = Launches
-                 .emplace(LaunchKey(Key, Trips, std::move(Args)),
-                          static_cast<uint32_t>(Launches.size()))
-                 .first->second;
+  auto Numbered = Launches.find(LaunchRef{Key, Trips, Args});
+  if (Numbered == Launches.end())
+    Numbered = Launches
+                   .emplace(LaunchKey(Key, Trips, std::move(Args)),
+                            static_cast<uint32_t>(Launches.size()))
+                   .first;
+  W.Launch = Numbered->second;
   Answer &Kept = Answers[W.Launch];
   bool SameCut = Kept.In == Chunks;
   if (SameCut && Kept.Agreed >= AgreedToKeep && Kept.Given + 1 < LookEvery) {

@@ -32,7 +32,10 @@ TeamsTrial::Pick TeamsTrial::pick(const std::string &Key, size_t M,
   Pick P;
   if (!Enabled || !ResidentThreads)
     return P;
-  State &S = States[{Key, M}];
+  auto At = States.find(StateRef{Key, M});
+  if (At == States.end())
+    At = States.emplace(std::make_pair(Key, M), State()).first;
+  State &S = At->second;
   if (S.Decided) {
     if (distinct(S.Kept, Iterations, ResidentThreads))
       P.Fraction = S.Kept;
@@ -55,7 +58,7 @@ TeamsTrial::Pick TeamsTrial::pick(const std::string &Key, size_t M,
 }
 
 bool TeamsTrial::untimed(const std::string &Key, size_t M) const {
-  auto It = States.find({Key, M});
+  auto It = States.find(StateRef{Key, M});
   if (!Enabled || It == States.end() || It->second.Decided)
     return true;
   const State &S = It->second;
@@ -63,13 +66,13 @@ bool TeamsTrial::untimed(const std::string &Key, size_t M) const {
 }
 
 void TeamsTrial::recordUntimed(const std::string &Key, size_t M) {
-  if (auto It = States.find({Key, M}); Enabled && It != States.end())
+  if (auto It = States.find(StateRef{Key, M}); Enabled && It != States.end())
     ++It->second.Launches;
 }
 
 void TeamsTrial::record(const std::string &Key, size_t M, const Pick &P,
                         uint64_t Iterations, double Seconds) {
-  auto It = States.find({Key, M});
+  auto It = States.find(StateRef{Key, M});
   if (!Enabled || It == States.end() || !Iterations || Seconds <= 0)
     return;
   State &S = It->second;
@@ -113,7 +116,7 @@ void TeamsTrial::decide(State &S) {
 }
 
 std::string TeamsTrial::note(const std::string &Key, size_t M) const {
-  auto It = States.find({Key, M});
+  auto It = States.find(StateRef{Key, M});
   if (It == States.end())
     return "";
   const State &S = It->second;
