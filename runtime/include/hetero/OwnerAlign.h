@@ -14,9 +14,9 @@
 // write; its whole reach when it reads nothing else) lie where one member's
 // node holds them alone (half of them at least, and MinOwnerRatio times what
 // the others hold alone: a halo row's neighbour row, which the rows' owner
-// wrote), where the buffer is spread (another of
-// them holds a part of it alone: data still all where it was mapped has no
-// owner yet), runs on that member, as one windowed chunk. Split over its
+// wrote), where the buffer is spread (another of them holds a part of it
+// alone: data still all where it was mapped has no owner yet), runs on that
+// member, as one windowed chunk. Split over its
 // columns, each member fetched a piece of the owner's rows and the owner
 // fetched them back for the next kernel: small copies, each with its wait,
 // at every launch.

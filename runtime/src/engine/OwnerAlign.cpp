@@ -33,7 +33,6 @@ DescEnv withoutLoads(const DescEnv &Env, bool &Loaded) {
   return W;
 }
 
-/// The lowest address access Access touches at iteration T.
 /// Where access Access of iteration T starts and ends: [first, last).
 std::optional<std::pair<uint64_t, uint64_t>>
 spanAt(const KernelDescriptor &D, const DescEnv &Env,
@@ -46,6 +45,7 @@ spanAt(const KernelDescriptor &D, const DescEnv &Env,
   return std::make_pair(S.Ranges.front().first, S.Ranges.back().second);
 }
 
+/// The lowest address access Access touches at iteration T.
 std::optional<uint64_t> startAt(const KernelDescriptor &D, const DescEnv &Env,
                                 const std::vector<uint64_t> &Trips, uint64_t T,
                                 size_t Access) {
