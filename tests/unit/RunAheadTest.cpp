@@ -440,6 +440,22 @@ TEST_F(RunAheadFixture, ZeroWaitsForEveryLaunch) {
   EXPECT_EQ(Back.LaneCopies, 0u);
 }
 
+// A launch that waits for its chunks (here: longer than the run-ahead
+// bound) still queues its halo copies in the members' lanes, before their
+// chunks, where a copy waited on the host for the kernels on both ends.
+// HETERO_RUN_AHEAD=0 keeps every copy on the host (above).
+TEST_F(RunAheadFixture, ALaunchThatWaitsQueuesItsCopiesInLanes) {
+  Config.RunAheadUs = 100;
+  Back.Kernel = stencil(std::chrono::microseconds(1000));
+  for (int It = 0; It < 4; ++It) {
+    ASSERT_TRUE(sweep());
+    EXPECT_FALSE(E.lastLaunch().RanAhead);
+    EXPECT_EQ(queued(), 0u);
+  }
+  expectMatchesSerial();
+  EXPECT_GT(Back.LaneCopies, 0u);
+}
+
 // A later launch's kernel that writes bytes which a copy queued in another
 // member's lane still reads waits for that lane first: each sweep leaves
 // each member's halo copy from the other queued before its chunk; then a

@@ -397,6 +397,8 @@ LaunchOutcome Engine::launchSplit(const LaunchRequest &R, LaunchPlan &P,
   LaunchRun Split(*this, R, Rec);
   if (mayRunAhead(P.Key, *R.Kernel, P.Shares))
     Split.allowRunAhead(P.Key);
+  else if (Config.RunAheadUs && !Config.HostCopy && Measured.untimed(P.Key))
+    Split.allowLaneCopies(P.Key);
   Split.allowRoomCaps(P.Key, P.Takers);
   LaunchOutcome Outcome =
       Split.split(P.Shares, P.Reason,

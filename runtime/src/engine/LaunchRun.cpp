@@ -225,7 +225,9 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
     C.Lo = S.Lo;
     C.Hi = S.Hi;
     // A grid under trial is timed (TeamsTrial::untimed).
-    RunAhead = RunAhead && E.Grids.untimed(GridKey, C.Member);
+    bool GridUntimed = InLanes && E.Grids.untimed(GridKey, C.Member);
+    RunAhead = RunAhead && GridUntimed;
+    InLanes = GridUntimed;
     Chunks.push_back(std::move(C));
   }
   // One chunk runs whole, unless the share model chose that one member
@@ -451,6 +453,15 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
         Finish(I);
   }
   return std::vector<bool>(Ok.begin(), Ok.end());
+}
+
+bool LaunchRun::startsInLanes() const {
+  if (Chunks.size() < 2)
+    return false; // one chunk that waits goes to its member's worker
+  for (const Chunk &C : Chunks)
+    if (!E.Back.startsChunks(C.Member))
+      return false;
+  return true;
 }
 
 std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
@@ -812,9 +823,11 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
         Reason = NoRoomFirst + ", then " + Reason;
       return Outcome::NotSplit;
     }
-    // A launch that runs ahead queues its copies between GPUs in the
-    // destinations' lanes, but not for bytes one of its chunks may write.
-    if (RunAhead) {
+    // A launch that runs ahead, or that may use lanes (allowLaneCopies())
+    // and whose chunks all start in them, queues its copies between GPUs in
+    // the destinations' lanes, but not for bytes one of its chunks may
+    // write.
+    if (RunAhead || (InLanes && startsInLanes())) {
       std::map<BufferId, RangeSet> Writes;
       for (const Chunk &C : Chunks)
         if (C.Sections)
