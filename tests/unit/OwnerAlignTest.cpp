@@ -67,13 +67,17 @@ struct OwnerAlignTest : ::testing::Test {
     Env.Args = {reinterpret_cast<uintptr_t>(In),
                 reinterpret_cast<uintptr_t>(Out), N};
     // The kernel over [0, n) wrote b in two halves, a on the host.
-    BufferId Id = reinterpret_cast<uintptr_t>(Out);
+    splitBetween(reinterpret_cast<uintptr_t>(Out), 400, N * 8);
+  }
+  /// Buffer Id (Size bytes) as a kernel left it that wrote [0, At) on A and
+  /// [At, Size) on B.
+  void splitBetween(BufferId Id, uint64_t At, uint64_t Size) {
     for (NodeId Node : {A, B}) {
       uintptr_t Storage = 0;
       ASSERT_TRUE(L.translate(Node, Id, Storage));
     }
-    L.markWritten(A, Id, 0, 400);
-    L.markWritten(B, Id, 400, 800);
+    L.markWritten(A, Id, 0, At);
+    L.markWritten(B, Id, At, Size);
   }
   /// The tail kernel's chunks over A and B, cut at Cut by the shares.
   std::vector<ChunkSpec> align(uint64_t Cut, unsigned *Moved = nullptr) {
@@ -208,12 +212,7 @@ TEST_F(OwnerAlignTest, AHaloRowGoesToTheOwnerOfTheRowItReads) {
       << Err;
   void *G = L.allocate(400 * 8);
   BufferId Id = reinterpret_cast<uintptr_t>(G);
-  for (NodeId Node : {A, B}) {
-    uintptr_t Storage = 0;
-    ASSERT_TRUE(L.translate(Node, Id, Storage));
-  }
-  L.markWritten(A, Id, 0, 1600);
-  L.markWritten(B, Id, 1600, 3200);
+  splitBetween(Id, 1600, 3200);
   L.markWritten(A, Id, 3120, 3160); // the last row in two pieces
   DescEnv E = Env;
   E.Args = {Id};

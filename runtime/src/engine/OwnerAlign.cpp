@@ -130,7 +130,7 @@ bool OwnerAlign::reach(const Window &W, const KernelDescriptor &D,
     return false;
   // The main buffer: the access that writes the most bytes, else the one
   // that reads the most.
-  uint64_t Best = 0;
+  uint64_t Best = 0, First = 0, End = 0; // the main buffer's addresses
   bool BestWrites = false;
   for (size_t A = 0; A < S.size(); ++A) {
     bool Writes = S[A].Kind == AccessKind::Write;
@@ -150,27 +150,25 @@ bool OwnerAlign::reach(const Window &W, const KernelDescriptor &D,
       Best = Hi - Lo;
       BestWrites = Writes;
       Out = {true, A, B->Id, Lo - B->base(), Hi - B->base(), 0, {}};
+      First = B->base();
+      End = First + B->Size;
     }
   }
   if (!Out.Known)
     return false;
   // Its inputs there: the reads that lie in it, less what the writes cover.
-  std::optional<BufferInfo> B = Layer.find(Out.Buffer);
-  if (!B)
-    return false;
-  uint64_t Base = B->base(), End = Base + B->Size;
   auto Inside = [&](const WindowSection &X) {
-    return !X.Ranges.empty() && X.Ranges.front().first >= Base &&
+    return !X.Ranges.empty() && X.Ranges.front().first >= First &&
            X.Ranges.back().second <= End;
   };
   for (const WindowSection &X : S)
     if (X.Kind == AccessKind::Read && Inside(X))
       for (auto [Lo, Hi] : X.Ranges)
-        Out.Inputs.insert(Lo - Base, Hi - Base);
+        Out.Inputs.insert(Lo - First, Hi - First);
   for (const WindowSection &X : S)
     if (X.Kind == AccessKind::Write && Inside(X))
       for (auto [Lo, Hi] : X.Ranges)
-        Out.Inputs.erase(Lo - Base, Hi - Base);
+        Out.Inputs.erase(Lo - First, Hi - First);
   return true;
 }
 
