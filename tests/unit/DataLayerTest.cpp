@@ -61,6 +61,52 @@ TEST_F(Fixture, KernelOnNodeCopiesOnlyWhatIsMissing) {
   EXPECT_EQ(Back[100], 100);
 }
 
+// A chunk's needs in one call (prepareChunk) do what willUse, makeValid and
+// bytesMissing do one by one: its span becomes valid, and what it read and
+// the node lacked is counted; its arguments translate as translate() does.
+TEST_F(Fixture, AChunksNeedsAreMetInOneCall) {
+  auto V = iota(1024);
+  const uint64_t Bytes = V.size() * sizeof(int);
+  void *P = L.allocate(Bytes);
+  void *Q = L.allocate(Bytes);
+  ASSERT_TRUE(L.write(P, V.data(), Bytes));
+  ASSERT_TRUE(L.write(Q, V.data(), Bytes));
+  ASSERT_TRUE(L.makeValid(A, id(P), 0, 256)); // A holds 256 bytes of P
+  RangeSet ReadP, WriteP, SpanP, None, WriteQ;
+  ReadP.insert(0, 1024);
+  WriteP.insert(2048, 3072);
+  SpanP = ReadP;
+  SpanP.insert(2048, 3072);
+  WriteQ.insert(0, 512);
+  std::vector<DataLayer::ChunkNeed> Needs = {{id(P), &ReadP, &WriteP, &SpanP},
+                                             {id(Q), &None, &WriteQ, &WriteQ}};
+  uint64_t Missing = 0;
+  ASSERT_TRUE(L.prepareChunk(A, Needs, &Missing));
+  EXPECT_EQ(Missing, 1024u - 256u);
+  EXPECT_TRUE(L.validOn(A, id(P)).contains(0, 1024));
+  EXPECT_TRUE(L.validOn(A, id(P)).contains(2048, 3072));
+  EXPECT_FALSE(L.validOn(A, id(P)).contains(1024, 2048));
+  EXPECT_TRUE(L.validOn(A, id(Q)).contains(0, 512));
+  EXPECT_EQ(L.stats().BytesH2D, 256u + 768u + 1024u + 512u);
+  std::vector<uintptr_t> In = {reinterpret_cast<uintptr_t>(P) + 8, 0,
+                               reinterpret_cast<uintptr_t>(Q)};
+  std::vector<uintptr_t> Out;
+  ASSERT_TRUE(L.translateAll(A, In, Out));
+  ASSERT_EQ(Out.size(), In.size());
+  for (size_t I = 0; I < In.size(); ++I) {
+    uintptr_t One = 0;
+    ASSERT_TRUE(L.translate(A, In[I], One));
+    EXPECT_EQ(Out[I], One);
+  }
+  EXPECT_EQ(Out[0], reinterpret_cast<uintptr_t>(nodeView(A, P)) + 8);
+  // A freed buffer it still needs fails the chunk (the launch says why).
+  BufferId Gone = id(Q);
+  ASSERT_TRUE(L.release(Q));
+  Needs = {{Gone, &None, &WriteQ, &WriteQ}};
+  EXPECT_EQ(L.prepareChunk(A, Needs, nullptr).code(), StatusCode::NotMapped);
+  EXPECT_TRUE(L.release(P));
+}
+
 TEST_F(Fixture, NeverWrittenBytesAreNotCopied) {
   void *P = L.allocate(4096);
   BufferId Buf = id(P);

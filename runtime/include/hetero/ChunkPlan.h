@@ -71,6 +71,9 @@ struct BufferAccess {
   BufferInfo B;
   RangeSet Read;
   RangeSet Write;
+  /// Read and Write together: what the chunk needs on its node (sections
+  /// are cached, so this is built once, not every launch).
+  RangeSet Span;
 };
 
 struct ChunkSections {

@@ -151,6 +151,9 @@ public:
   /// P translated to node N's storage into Out; P itself when it is no
   /// hetero address. Allocates node storage on first use.
   Status translate(NodeId N, uintptr_t P, uintptr_t &Out);
+  /// translate() of each of In into Out (resized), under one hold.
+  Status translateAll(NodeId N, const std::vector<uintptr_t> &In,
+                      std::vector<uintptr_t> &Out);
 
   /// Makes [Lo, Hi) of buffer B valid on node N.
   ///
@@ -163,6 +166,19 @@ public:
   /// that read the victim there, are waited for. Then NoRoom only if that
   /// was not enough.
   Status makeValid(NodeId N, BufferId B, uint64_t Lo, uint64_t Hi);
+  /// What one chunk needs on node N (LaunchRun::prepareSections): Span of
+  /// buffer Id, the bytes it reads (Read) and writes (Write) together.
+  struct ChunkNeed {
+    BufferId Id;
+    const RangeSet *Read, *Write, *Span;
+  };
+  /// A chunk's needs under one hold of the layer (a launch's chunks made
+  /// dozens of calls, each taking the lock): willUse() of every span, then
+  /// per buffer beforeKernelWrites() of its writes and makeValid() of its
+  /// span. Missing, where given, adds the bytes of the reads N did not hold
+  /// (bytesMissing(), taken before that buffer is made valid).
+  Status prepareChunk(NodeId N, const std::vector<ChunkNeed> &Needs,
+                      uint64_t *Missing);
   /// A launch begins: what the previous ones used may be evicted now.
   void newEpoch();
   /// This launch will use these ranges of these buffers on N: none of them

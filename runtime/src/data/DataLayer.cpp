@@ -439,6 +439,19 @@ Status DataLayer::translate(NodeId N, uintptr_t P, uintptr_t &Out) {
   return translateLocked(N, P, Out);
 }
 
+Status DataLayer::translateAll(NodeId N, const std::vector<uintptr_t> &In,
+                               std::vector<uintptr_t> &Out) {
+  Lock L(Mutex);
+  if (outsideBatch())
+    if (Status S = waitAllQueuedLocked(); !S)
+      return S;
+  Out.resize(In.size());
+  for (size_t I = 0; I < In.size(); ++I)
+    if (Status S = translateLocked(N, In[I], Out[I]); !S)
+      return S;
+  return Status();
+}
+
 Status DataLayer::fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo,
                                   uint64_t Hi) {
   auto It = B.PointerSlots.lower_bound(Lo);
@@ -658,6 +671,45 @@ Status DataLayer::makeValid(NodeId N, BufferId Id, uint64_t Lo, uint64_t Hi) {
   if (!B)
     return Status::error(StatusCode::NotMapped, "a buffer was freed");
   return makeValidLocked(N, *B, Lo, Hi);
+}
+
+Status DataLayer::prepareChunk(NodeId N, const std::vector<ChunkNeed> &Needs,
+                               uint64_t *Missing) {
+  Lock L(Mutex);
+  // None of them makes room for another (willUse()).
+  for (const ChunkNeed &Need : Needs)
+    if (Buffer *B = byId(Need.Id)) {
+      B->UsedAt[N] = Epoch;
+      for (const Range &R : Need.Span->ranges())
+        noteUseLocked(N, *B, R.Lo, std::min(R.Hi, B->Size));
+    }
+  for (const ChunkNeed &Need : Needs) {
+    Buffer *B = byId(Need.Id);
+    if (!B && Need.Span->empty())
+      continue;
+    if (!B)
+      return Status::error(StatusCode::NotMapped, "a buffer was freed");
+    if (Missing)
+      for (const Range &G : Need.Read->ranges())
+        for (const Range &M : B->Valid[N].missing(G.Lo, G.Hi))
+          *Missing += M.Hi - M.Lo;
+    for (const Range &W : Need.Write->ranges())
+      if (Status S = settleLaneReadersLocked(N, Need.Id, W.Lo, W.Hi,
+                                             /*InLane=*/true);
+          !S)
+        return S;
+    for (const Range &R : Need.Span->ranges()) {
+      if (outsideBatch())
+        if (Status S = waitAllQueuedLocked(); !S)
+          return S;
+      // A freed buffer is not found again (settling may have waited).
+      if (!(B = byId(Need.Id)))
+        return Status::error(StatusCode::NotMapped, "a buffer was freed");
+      if (Status S = makeValidLocked(N, *B, R.Lo, R.Hi); !S)
+        return S;
+    }
+  }
+  return Status();
 }
 
 void DataLayer::markWrittenLocked(NodeId N, Buffer &B, uint64_t Lo,

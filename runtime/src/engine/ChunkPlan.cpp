@@ -95,7 +95,7 @@ BufferAccess &accessFor(ChunkSections &C, const BufferInfo &B) {
   for (BufferAccess &A : C.Buffers)
     if (A.B.Id == B.Id)
       return A;
-  C.Buffers.push_back({B, {}, {}});
+  C.Buffers.push_back({B, {}, {}, {}});
   return C.Buffers.back();
 }
 
@@ -185,6 +185,9 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
       }
     }
     for (BufferAccess &A : C.Buffers) {
+      A.Span = A.Read;
+      for (const Range &W : A.Write.ranges())
+        A.Span.insert(W.Lo, W.Hi);
       RangeSet &Before = Written[A.B.Id];
       for (const Range &R : A.Write.ranges()) {
         if (!Before.intersect(R.Lo, R.Hi).empty()) {

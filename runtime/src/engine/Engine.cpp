@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <sys/stat.h>
+#include <utility>
 
 namespace hetero {
 
@@ -525,7 +526,7 @@ bool Engine::launch(const LaunchRequest &R) {
   Measured.noteMoved(P.Key, Rec.D2D);
   if (Config.Stats)
     Stats.record(K.Name, Rec, K.Display);
-  Last = Rec;
+  Last = std::move(Rec);
   return Outcome == LaunchOutcome::Done;
 }
 

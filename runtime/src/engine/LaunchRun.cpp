@@ -263,22 +263,12 @@ Status LaunchRun::prepare(Chunk &C) {
   }
   if (Status S = prepareSections(C); !S)
     return S;
-  C.NodeArgs.assign(R.Args.size(), 0);
-  for (size_t A = 0; A < R.Args.size(); ++A) {
-    if (Status S = Layer.translate(Node, R.Args[A], C.NodeArgs[A]); !S)
-      return S;
+  if (Status S = Layer.translateAll(Node, R.Args, C.NodeArgs); !S)
+    return S;
+  for (size_t A = 0; A < R.Args.size(); ++A)
     C.NodeArgs[A] += R.Offsets[A];
-  }
   E.Indirect.translate(C.Member, C.NodeArgs);
   return Status();
-}
-
-/// What a chunk's access needs on its node: its reads and its writes.
-static RangeSet spanOf(const BufferAccess &A) {
-  RangeSet Span = A.Read;
-  for (const Range &W : A.Write.ranges())
-    Span.insert(W.Lo, W.Hi);
-  return Span;
 }
 
 Status LaunchRun::prepareSections(Chunk &C) {
@@ -288,28 +278,16 @@ Status LaunchRun::prepareSections(Chunk &C) {
     if (Status S = Layer.makeValid(Node, B.Id, 0, B.Size); !S)
       return S;
   // Write sections too: they over-approximate what the chunk writes, and
-  // afterwards they are valid on this node only.
-  std::vector<std::pair<BufferId, RangeSet>> Needs;
+  // afterwards they are valid on this node only. Copies queued in other
+  // members' lanes that read the bytes the chunk writes here land first.
+  Needs.clear();
   C.SpanBytes = 0;
   for (const BufferAccess &A : C.Sections->Buffers) {
-    Needs.emplace_back(A.B.Id, spanOf(A));
-    C.SpanBytes += Needs.back().second.bytes();
+    Needs.push_back({A.B.Id, &A.Read, &A.Write, &A.Span});
+    C.SpanBytes += A.Span.bytes();
   }
-  Layer.willUse(Node, Needs); // none of them makes room for another
-  for (size_t I = 0; I < Needs.size(); ++I) {
-    const BufferAccess &A = C.Sections->Buffers[I];
-    if (E.Config.Stats)
-      Rec.Needed += Layer.bytesMissing(Node, A.B.Id, A.Read);
-    // Copies queued in other members' lanes that read the bytes the chunk
-    // writes here land first.
-    for (const Range &W : A.Write.ranges())
-      if (Status S = Layer.beforeKernelWrites(Node, A.B.Id, W.Lo, W.Hi); !S)
-        return S;
-    for (const Range &N : Needs[I].second.ranges())
-      if (Status S = Layer.makeValid(Node, A.B.Id, N.Lo, N.Hi); !S)
-        return S;
-  }
-  return Status();
+  return Layer.prepareChunk(Node, Needs,
+                            E.Config.Stats ? &Rec.Needed : nullptr);
 }
 
 //===--- Running
@@ -513,9 +491,16 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
 /// fails its member's next wait, as a chunk that ran ahead and failed does.
 std::vector<bool> LaunchRun::postStarts(const std::vector<size_t> &Which,
                                         std::shared_ptr<const void> Kept) {
-  std::map<size_t, std::vector<ChunkRun>> ByMember;
-  for (size_t C : Which)
-    ByMember[Chunks[C].Member].push_back(chunkRun(Chunks[C]));
+  // Each member's chunks in order (a launch has a few chunks: no map).
+  std::vector<std::pair<size_t, std::vector<ChunkRun>>> ByMember;
+  for (size_t C : Which) {
+    size_t M = Chunks[C].Member;
+    auto It = std::find_if(ByMember.begin(), ByMember.end(),
+                           [M](const auto &G) { return G.first == M; });
+    if (It == ByMember.end())
+      It = ByMember.insert(ByMember.end(), {M, {}});
+    It->second.push_back(chunkRun(Chunks[C]));
+  }
   TraceSpan Posting("host", "queue", "");
   if (Posting.active())
     Posting.setName("post " + std::to_string(Which.size()) + " chunks");
@@ -775,7 +760,7 @@ bool LaunchRun::learnRoom(size_t M) {
       continue;
     Mine += C.Hi - C.Lo;
     for (const BufferAccess &A : C.Sections->Buffers)
-      Need += spanOf(A).bytes();
+      Need += A.Span.bytes();
   }
   // Fractions of the whole launch (a round cuts part of it).
   uint64_t Launch = Windowed ? R.TripCount : Total;

@@ -106,6 +106,7 @@ private:
   /// cleared, with their generations before the read; Unrepeatable where a
   /// read failed or the inspector gave no answer.
   std::vector<SectionCache::MemoryRead> MemoryReads;
+  std::vector<DataLayer::ChunkNeed> Needs; // prepareSections', kept for reuse
   bool Unrepeatable = false;
   /// Notes whether a read of buffer B (found before the read) succeeded;
   /// returns Ok.
