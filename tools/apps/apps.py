@@ -21,7 +21,12 @@ flags set.
                                           wall, peak RSS, verification; the
                                           bytes copied between members
                                           against what the chunks' reads
-                                          needed (the exact halo)
+                                          needed (the exact halo); the
+                                          app's own timer where it has one;
+                                          every run in apps-runs.csv.
+                                          --configs stock,hetero-gpus4,...,
+                                          --args (another input),
+                                          --first-runs (no shares file)
 
 An app is verified when it exits 0, its own check line matches and no
 failure line appears. The apps write files into their working directory
@@ -41,7 +46,7 @@ HECBENCH = ("zjin-lcf/HeCBench", "f27000a5188f8ac79bd43fc95a1b3f890c18823d")
 
 class App:
     def __init__(self, name, repo, commit, subdir, cc, sources, flags, small,
-                 gpu, verify, checksum=None, cmake=None):
+                 gpu, verify, checksum=None, cmake=None, timer=None):
         self.name, self.repo, self.commit = name, repo, commit
         self.subdir, self.cc, self.sources = subdir, cc, sources
         self.flags, self.small, self.gpu, self.verify = flags, small, gpu, verify
@@ -52,6 +57,9 @@ class App:
         # (the app's CMake options, the executable it builds) for an app
         # built by its own CMake; {offload} is the offload flags.
         self.cmake = cmake
+        # The app's own timed region: a regex whose group 1 is seconds (the
+        # last match counts: TeaLeaf prints its running total each step).
+        self.timer = timer
 
     def checkout(self, src):
         return os.path.join(src, self.repo.split("/")[1])
@@ -112,7 +120,8 @@ APPS = [
         ["--file", "{checkout}/InputDecks/clover_bm16_short.in"],
         r"Outcome: PASSED",
         cmake=(["-DMODEL=omp-target", "-DOFFLOAD=ON",
-                "-DOFFLOAD_FLAGS={offload}"], "omp-target-cloverleaf")),
+                "-DOFFLOAD_FLAGS={offload}"], "omp-target-cloverleaf"),
+        timer=r"Wall clock ([0-9.eE+-]+)"),
     App("tealeaf", "UoB-HPC/TeaLeaf",
         "e70261c0be40537da75b258108ed2898f84f3c58", "", "clang++", [], [],
         ["--file", "{checkout}/tea.in", "--problems",
@@ -121,7 +130,8 @@ APPS = [
          "{checkout}/tea.problems"],
         r"PASSED",
         cmake=(["-DMODEL=omp", "-DOFFLOAD=ON", "-DOFFLOAD_FLAGS={offload}"],
-               "omp-tealeaf")),
+               "omp-tealeaf"),
+        timer=r"Wallclock:\s+([0-9.eE+-]+)s"),
 ]
 # "error:" followed by a number is a residual (TeaLeaf's "Error: 7.8e-31").
 FAILRE = (r"(?i)\bFAIL|Validation failed|\(INVALID\)|error:(?!\s*[-+0-9.])"
@@ -330,26 +340,49 @@ def config_env(cfg, shares):
     return e
 
 
+def timed(app, text):
+    """The app's own timed region in seconds, or None."""
+    found = re.findall(app.timer, text) if app.timer else []
+    return float(found[-1]) if found else None
+
+
+def median_or_none(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
 def run(a):
     os.makedirs(a.out, exist_ok=True)
-    # Measured shares start from this invocation's own runs, as in bench.py.
+    # Measured shares start from this invocation's own runs, as in bench.py;
+    # with --first-runs every run measures afresh (no shares file).
     shares = os.path.join(os.path.abspath(a.out), "apps-shares.txt")
     if os.path.exists(shares):
         os.remove(shares)
+    if a.first_runs:
+        shares = "none"
+    csv_rows = ["app,config,rep,wall_s,timer_s,rss_mib,verified"]
     bad = 0
     for app in chosen(a.apps):
-        args = args_of(app, app.gpu, a.src)
+        args = (args_of(app, a.args.split(), a.src) if a.args
+                else args_of(app, app.gpu, a.src))
         configs = a.configs.split(",")
-        res = {c: {"wall": [], "rss": [], "ok": []} for c in configs}
+        res = {c: {"wall": [], "timer": [], "rss": [], "ok": []}
+               for c in configs}
         for r in range(a.reps):
             for cfg in configs:
                 exe = os.path.join(a.bin, app.name + (
                     ".plain" if cfg == "stock" else ".hetero"))
                 rc, text, wall, rss = run_one([exe] + args,
                                               config_env(cfg, shares))
+                ok = verified(app, rc, text)
                 res[cfg]["wall"].append(wall)
+                res[cfg]["timer"].append(timed(app, text))
                 res[cfg]["rss"].append(rss)
-                res[cfg]["ok"].append(verified(app, rc, text))
+                res[cfg]["ok"].append(ok)
+                csv_rows.append("%s,%s,%d,%.3f,%s,%.0f,%d" % (
+                    app.name, cfg, r + 1, wall,
+                    "" if res[cfg]["timer"][-1] is None
+                    else "%.3f" % res[cfg]["timer"][-1], rss, ok))
                 if r == 0:
                     with open(os.path.join(a.out, "%s.%s.txt"
                                            % (app.name, cfg)), "w") as f:
@@ -359,15 +392,22 @@ def run(a):
         _, text, _, _ = run_one([os.path.join(a.bin, app.name + ".hetero")]
                                 + args, env)
         base = statistics.median(res[configs[0]]["wall"])
+        base_timer = median_or_none(res[configs[0]]["timer"])
         for cfg in configs:
             w = statistics.median(res[cfg]["wall"])
+            t = median_or_none(res[cfg]["timer"])
+            timer = ("  timer %7.3f s  %.3fx" % (t, base_timer / t)
+                     if t and base_timer else "")
             bad += sum(res[cfg]["ok"]) != a.reps
-            print("%-14s %-12s wall %7.3f s  %.3fx  RSS %6.0f MiB  verified "
-                  "%d/%d" % (app.name, cfg, w, base / w,
-                             statistics.median(res[cfg]["rss"]),
-                             sum(res[cfg]["ok"]), a.reps), flush=True)
+            print("%-14s %-12s wall %7.3f s  %.3fx%s  RSS %6.0f MiB  "
+                  "verified %d/%d" % (app.name, cfg, w, base / w, timer,
+                                      statistics.median(res[cfg]["rss"]),
+                                      sum(res[cfg]["ok"]), a.reps),
+                  flush=True)
         for line in kernel_lines(text) + moved_lines(text):
             print(line)
+    with open(os.path.join(a.out, "apps-runs.csv"), "w") as f:
+        f.write("\n".join(csv_rows) + "\n")
     return 1 if bad else 0
 
 
@@ -396,6 +436,11 @@ def main():
                            help="stock, hetero, hetero-gpus (cuda:0 alone) "
                            "or hetero-gpus<n> (the first n GPUs); ratios "
                            "are to the first")
+            s.add_argument("--args", default="",
+                           help="the app's arguments instead of its GPU "
+                           "input ({checkout} is its checkout)")
+            s.add_argument("--first-runs", action="store_true",
+                           help="no shares file: every run measures afresh")
     a = p.parse_args()
     # The apps run in fresh working directories.
     a.src = os.path.abspath(a.src)
