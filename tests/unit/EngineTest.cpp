@@ -420,10 +420,6 @@ TEST_F(EngineFixture, UnsafePlansRunWholeAndChangeNothingFirst) {
     uint64_t TripCount;
     const char *Reason;
   } Cases[] = {
-      // Each iteration writes 16 bytes at a stride of 8: chunks overlap.
-      {"hetero-kernel 1\nsplit yes\nnest 1\nloop 0 0 lt 3000 1\n"
-       "write 16 (arg 1) (* (c 0) 8)\n",
-       0, "overlap"},
       // libomptarget's trip count disagrees with the descriptor.
       {"hetero-kernel 1\nsplit yes\nnest 1\nloop 0 0 lt 3000 1\n"
        "write 8 (arg 1) (* (c 0) 8)\n",
@@ -462,6 +458,64 @@ TEST_F(EngineFixture, UnsafePlansRunWholeAndChangeNothingFirst) {
     EXPECT_EQ(Ran, std::vector<size_t>{0}); // whole, on sim:0
   }
   EXPECT_EQ(download(B), V);
+}
+
+// A kernel whose chunks' writes overlap a little (each iteration writes 16
+// bytes at a stride of 8) runs its chunks one after another, in iteration
+// order, each on its member (Engine::launchInOrder); under
+// HETERO_CUTS=shares, with a reduction, or when the chunks all write the
+// same bytes, it runs whole.
+TEST_F(EngineFixture, OverlappingWritesRunTheirChunksInOrder) {
+  std::vector<double> V = initial(N);
+  void *A = upload(V), *B = upload(V);
+  const std::string Overlap = "hetero-kernel 1\nsplit yes\nnest 1\n"
+                              "loop 0 0 lt 3000 1\n"
+                              "write 16 (arg 1) (* (c 0) 8)\n";
+  KernelDescriptor D = parseDescriptor(Overlap.c_str());
+  KernelTraits K = traits(D);
+  std::vector<std::tuple<size_t, uint64_t, uint64_t>> Ran;
+  Back.Total = 3000;
+  Back.Kernel = [&](size_t M, uint64_t Lo, uint64_t Hi,
+                    const std::vector<uintptr_t> &) {
+    Ran.emplace_back(M, Lo, Hi);
+    return true;
+  };
+  ASSERT_TRUE(E.launch(request(K, A, B)));
+  EXPECT_TRUE(E.lastLaunch().Split);
+  EXPECT_TRUE(E.lastLaunch().InOrder);
+  ASSERT_GE(Ran.size(), 2u);
+  for (size_t I = 0; I < Ran.size(); ++I) {
+    EXPECT_EQ(std::get<1>(Ran[I]), I ? std::get<2>(Ran[I - 1]) : 0u);
+    EXPECT_LT(std::get<1>(Ran[I]), std::get<2>(Ran[I]));
+    if (I)
+      EXPECT_NE(std::get<0>(Ran[I]), std::get<0>(Ran[I - 1]));
+  }
+  EXPECT_EQ(std::get<2>(Ran.back()), 3000u);
+
+  auto RunsWhole = [&](const KernelTraits &T, const char *Why) {
+    Ran.clear();
+    ASSERT_TRUE(E.launch(request(T, A, B)));
+    EXPECT_FALSE(E.lastLaunch().Split) << Why;
+    EXPECT_FALSE(E.lastLaunch().InOrder) << Why;
+    EXPECT_NE(E.lastLaunch().Reason.find("overlap"), std::string::npos)
+        << E.lastLaunch().Reason;
+    ASSERT_EQ(Ran.size(), 1u) << Why;
+    EXPECT_EQ(std::get<1>(Ran[0]), 0u);
+    EXPECT_EQ(std::get<2>(Ran[0]), 3000u);
+  };
+  Config.OwnerCuts = false;
+  RunsWhole(K, "HETERO_CUTS=shares");
+  Config.OwnerCuts = true;
+  // Every iteration writes the same 8 bytes (a flag): each chunk would have
+  // to hold them in turn.
+  KernelDescriptor Flag =
+      parseDescriptor("hetero-kernel 1\nsplit yes\nnest 1\n"
+                      "loop 0 0 lt 3000 1\nwrite 8 (arg 1) 0\n");
+  RunsWhole(traits(Flag), "a flag all chunks write");
+  Config.OwnerCuts = true;
+  KernelDescriptor WithSum =
+      parseDescriptor((Overlap + "reduce 0 + f64\n").c_str());
+  RunsWhole(traits(WithSum), "a reduction");
 }
 
 TEST_F(EngineFixture, EmptyLoopRunsNothing) {

@@ -194,6 +194,17 @@ private:
                                const std::vector<Share> &Shares,
                                const std::vector<size_t> &Takers,
                                std::string &Reason);
+  /// Launch R's chunks (Cut: pool members, iteration ranges) one after
+  /// another, in iteration order, each as a round on its member: for a
+  /// kernel whose chunks' writes overlap (neighbouring iterations write the
+  /// same bytes: CloverLeaf's generate_chunk). Each chunk finds the bytes
+  /// the ones before it wrote where they wrote them, so only the overlap
+  /// moves, where a whole launch would gather every array it writes onto
+  /// one member. Running the iterations in order is one of the orders the
+  /// parallel loop allows. NotSplit only when nothing ran.
+  LaunchOutcome launchInOrder(const LaunchRequest &R, KernelStats::Launch &Rec,
+                              const std::vector<ChunkSpec> &Cut,
+                              std::string &Reason);
   /// The steps of launch(): its shares (empty: it runs whole), a split (or
   /// rounds) over them, a whole launch, and what the share model and the
   /// teams trial learn from a split that ran.

@@ -66,6 +66,9 @@ public:
     bool Owner = false;
     /// The rounds it ran in (RoomCaps.h), 0 when it ran at once.
     uint64_t Rounds = 0;
+    /// Its chunks' writes overlap: they ran one after another, in
+    /// iteration order (Engine::launchInOrder).
+    bool InOrder = false;
     /// What its chunks read that their nodes did not hold.
     uint64_t Needed = 0;
     /// Its sections' bytes off the member with the most iterations: what
@@ -87,7 +90,7 @@ private:
   struct Record {
     uint64_t Launches = 0, Split = 0, RanAhead = 0, Aligned = 0;
     uint64_t OneLaunches = 0, OwnerLaunches = 0, Needed = 0;
-    uint64_t RoundLaunches = 0, Rounds = 0;
+    uint64_t RoundLaunches = 0, Rounds = 0, InOrderLaunches = 0;
     std::string Reason; // of the first unsplit launch
     std::vector<std::pair<std::string, MemberUsage>> Members;
     uint64_t H2D = 0, D2D = 0, D2H = 0;

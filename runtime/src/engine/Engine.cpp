@@ -331,6 +331,31 @@ Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
   return LaunchOutcome::Done;
 }
 
+LaunchOutcome Engine::launchInOrder(const LaunchRequest &R,
+                                    KernelStats::Launch &Rec,
+                                    const std::vector<ChunkSpec> &Cut,
+                                    std::string &Reason) {
+  std::string Why = Reason;
+  for (size_t I = 0; I < Cut.size(); ++I) {
+    Layer.newEpoch();
+    LaunchRun Part(*this, R, Rec);
+    Part.setWindow(Cut[I].Lo, Cut[I].Hi);
+    LaunchOutcome O = Part.split({{Cut[I].Member, 1}}, Why);
+    if (O == LaunchOutcome::Done)
+      continue;
+    if (O == LaunchOutcome::Failed || I > 0) {
+      // Part of it ran: it must not run again whole.
+      if (O != LaunchOutcome::Failed)
+        error("kernel %s: %zu of its %zu chunks in order ran, then: %s",
+              R.Kernel->shown().c_str(), I, Cut.size(), Why.c_str());
+      return LaunchOutcome::Failed;
+    }
+    return LaunchOutcome::NotSplit; // nothing ran: it runs whole
+  }
+  Rec.InOrder = true;
+  return LaunchOutcome::Done;
+}
+
 /// What a launch decided before it ran: its shares and why.
 struct Engine::LaunchPlan {
   std::string Key;            // the share model's, empty when nothing splits it
@@ -413,6 +438,14 @@ LaunchOutcome Engine::launchSplit(const LaunchRequest &R, LaunchPlan &P,
     issuePosted(); // drains what was posted, then issues what is held
   else
     Back.issueHeld();
+  if (Outcome == LaunchOutcome::NotSplit && Split.writesOverlap() &&
+      R.Kernel->Desc->reductions().empty() && Config.OwnerCuts) {
+    issuePosted();
+    LaunchOutcome Ordered = launchInOrder(R, Rec, Split.cut(), P.Reason);
+    Back.issueHeld();
+    if (Ordered != LaunchOutcome::NotSplit)
+      return Ordered;
+  }
   if (Outcome != LaunchOutcome::NotSplit || !Split.roomLearned())
     return Outcome;
   // Its caps were lowered and nobody takes the rest: the launch goes round
@@ -512,7 +545,8 @@ bool Engine::launch(const LaunchRequest &R) {
     Outcome = launchWhole(R, P, MayRun, Rec);
   else if (Outcome == LaunchOutcome::Done)
     saySplit(K, Rec);
-  if (!P.Key.empty() && Outcome == LaunchOutcome::Done)
+  // Chunks in order are no split to measure the members' speed by.
+  if (!P.Key.empty() && Outcome == LaunchOutcome::Done && !Rec.InOrder)
     learnFromSplit(K, P, Rec,
                    std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - P.Start)

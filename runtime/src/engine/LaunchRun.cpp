@@ -96,6 +96,7 @@ bool LaunchRun::sectionsOfChunks(std::string &Reason) {
     if (!resolveSections(D, Env, R.Args, Trips, Layer, Key.Chunks, Resolved,
                          Reason, &Lookups, &Outside)) {
       warnOutside(Outside);
+      Overlap = Key.Chunks.size() > 1 && writesOverlapLittle();
       return false;
     }
     for (ChunkSections &S : Resolved)
@@ -146,6 +147,43 @@ bool LaunchRun::plan(const std::vector<Share> &Shares, std::string &Reason) {
   Partials.assign(Chunks.size(),
                   std::vector<uint64_t>(D.reductions().size(), 0));
   return true;
+}
+
+/// Whether each chunk resolves alone (so what refused them was only that
+/// their writes overlap: resolveSections' one check across chunks) and the
+/// bytes more than one of them writes are at most an eighth of what they
+/// write: a row at each boundary, as where each iteration writes the nodes
+/// around its cell. A transpose's chunks, or chunks that all set one flag,
+/// each write across the whole array, which each would then have to hold in
+/// turn: those run whole.
+bool LaunchRun::writesOverlapLittle() const {
+  uint64_t Written = 0, Shared = 0;
+  std::map<BufferId, RangeSet> Before;
+  for (const Chunk &C : Chunks) {
+    std::vector<ChunkSections> One;
+    std::string Why;
+    if (!resolveSections(*K.Desc, Env, R.Args, Trips, Layer,
+                         {{C.Member, C.Lo, C.Hi}}, One, Why))
+      return false;
+    for (const BufferAccess &A : One[0].Buffers) {
+      RangeSet &Seen = Before[A.B.Id];
+      for (const Range &W : A.Write.ranges()) {
+        Written += W.Hi - W.Lo;
+        for (const Range &X : Seen.intersect(W.Lo, W.Hi))
+          Shared += X.Hi - X.Lo;
+      }
+      for (const Range &W : A.Write.ranges())
+        Seen.insert(W.Lo, W.Hi);
+    }
+  }
+  return Shared * 8 <= Written;
+}
+
+std::vector<ChunkSpec> LaunchRun::cut() const {
+  std::vector<ChunkSpec> Out;
+  for (const Chunk &C : Chunks)
+    Out.push_back({C.Member, C.Lo, C.Hi});
+  return Out;
 }
 
 void LaunchRun::warnOutside(const std::string &Outside) const {

@@ -75,6 +75,12 @@ public:
     WinHi = Hi;
   }
   bool roomLearned() const { return RoomLearned; }
+  /// split() said NotSplit because its chunks' writes overlap, a little
+  /// (neighbouring iterations write the same bytes: writesOverlapLittle()),
+  /// while each chunk alone resolves.
+  bool writesOverlap() const { return Overlap; }
+  /// The chunks it cut (pool members, iteration ranges), in order.
+  std::vector<ChunkSpec> cut() const;
 
 private:
   struct Chunk {
@@ -120,7 +126,7 @@ private:
   std::string GridKey;
   std::string RoomKey;
   std::vector<size_t> RoomTakers;
-  bool Windowed = false, RoomLearned = false;
+  bool Windowed = false, RoomLearned = false, Overlap = false;
   uint64_t WinLo = 0, WinHi = 0;
   /// Member M's chunks found no room: lowers its cap from its capacity
   /// against the bytes its chunks' sections span. False when it cannot
@@ -139,6 +145,7 @@ private:
   /// Warns of an access beyond its mapped buffer (resolveSections'
   /// OutsideBuffer), if any.
   void warnOutside(const std::string &Outside) const;
+  bool writesOverlapLittle() const;
   /// A launch of one chunk (one member) is not planned, but its sections
   /// still say whether it reaches beyond its mapped buffers: checked once
   /// per kernel, at the first such launch, and said as a split says it.

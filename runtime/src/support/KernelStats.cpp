@@ -27,6 +27,8 @@ void KernelStats::record(const std::string &Kernel, const Launch &L,
     ++R.OneLaunches;
   if (L.Owner)
     ++R.OwnerLaunches;
+  if (L.InOrder)
+    ++R.InOrderLaunches;
   if (L.Rounds) {
     ++R.RoundLaunches;
     R.Rounds += L.Rounds;
@@ -77,6 +79,8 @@ void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
       Tail += " one_launches=" + std::to_string(R.OneLaunches);
     if (R.OwnerLaunches)
       Tail += " owner_launches=" + std::to_string(R.OwnerLaunches);
+    if (R.InOrderLaunches)
+      Tail += " in_order_launches=" + std::to_string(R.InOrderLaunches);
     if (R.RoundLaunches)
       Tail += " round_launches=" + std::to_string(R.RoundLaunches) +
               " rounds=" + std::to_string(R.Rounds);
