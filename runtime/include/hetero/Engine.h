@@ -204,7 +204,7 @@ private:
   /// parallel loop allows. NotSplit only when nothing ran.
   LaunchOutcome launchInOrder(const LaunchRequest &R, KernelStats::Launch &Rec,
                               const std::vector<ChunkSpec> &Cut,
-                              std::string &Reason);
+                              const std::string &Reason);
   /// The steps of launch(): its shares (empty: it runs whole), a split (or
   /// rounds) over them, a whole launch, and what the share model and the
   /// teams trial learn from a split that ran.

@@ -334,7 +334,7 @@ Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
 LaunchOutcome Engine::launchInOrder(const LaunchRequest &R,
                                     KernelStats::Launch &Rec,
                                     const std::vector<ChunkSpec> &Cut,
-                                    std::string &Reason) {
+                                    const std::string &Reason) {
   std::string Why = Reason;
   for (size_t I = 0; I < Cut.size(); ++I) {
     Layer.newEpoch();
