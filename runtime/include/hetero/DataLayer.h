@@ -351,6 +351,10 @@ private:
   RangeSet evictableLocked(NodeId N, const Buffer &B) const;
   /// This launch uses [Lo, Hi) of B on N (Buffer::UsedAt, UsedRanges).
   void noteUseLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
+  /// willUse() and bytesMissing() of one buffer, under the layer's lock.
+  void willUseLocked(NodeId N, Buffer &B, const RangeSet &Used);
+  uint64_t bytesMissingLocked(NodeId N, const Buffer &B,
+                              const RangeSet &R) const;
   /// Node storage is held (back()) and given back (eviction) in blocks of
   /// NodeOps::backingBlock() at most, so a launch that streams through a
   /// buffer larger than the node can drop the blocks it has passed.

@@ -678,11 +678,8 @@ Status DataLayer::prepareChunk(NodeId N, const std::vector<ChunkNeed> &Needs,
   Lock L(Mutex);
   // None of them makes room for another (willUse()).
   for (const ChunkNeed &Need : Needs)
-    if (Buffer *B = byId(Need.Id)) {
-      B->UsedAt[N] = Epoch;
-      for (const Range &R : Need.Span->ranges())
-        noteUseLocked(N, *B, R.Lo, std::min(R.Hi, B->Size));
-    }
+    if (Buffer *B = byId(Need.Id))
+      willUseLocked(N, *B, *Need.Span);
   for (const ChunkNeed &Need : Needs) {
     Buffer *B = byId(Need.Id);
     if (!B && Need.Span->empty())
@@ -690,9 +687,7 @@ Status DataLayer::prepareChunk(NodeId N, const std::vector<ChunkNeed> &Needs,
     if (!B)
       return Status::error(StatusCode::NotMapped, "a buffer was freed");
     if (Missing)
-      for (const Range &G : Need.Read->ranges())
-        for (const Range &M : B->Valid[N].missing(G.Lo, G.Hi))
-          *Missing += M.Hi - M.Lo;
+      *Missing += bytesMissingLocked(N, *B, *Need.Read);
     for (const Range &W : Need.Write->ranges())
       if (Status S = settleLaneReadersLocked(N, Need.Id, W.Lo, W.Hi,
                                              /*InLane=*/true);
@@ -767,11 +762,14 @@ uint64_t DataLayer::bytesMissing(NodeId N, BufferId Id,
                                  const RangeSet &R) const {
   Lock L(Mutex);
   Buffer *B = byId(Id);
-  if (!B)
-    return 0;
+  return B ? bytesMissingLocked(N, *B, R) : 0;
+}
+
+uint64_t DataLayer::bytesMissingLocked(NodeId N, const Buffer &B,
+                                       const RangeSet &R) const {
   uint64_t Missing = 0;
   for (const Range &G : R.ranges())
-    for (const Range &M : B->Valid[N].missing(G.Lo, G.Hi))
+    for (const Range &M : B.Valid[N].missing(G.Lo, G.Hi))
       Missing += M.Hi - M.Lo;
   return Missing;
 }

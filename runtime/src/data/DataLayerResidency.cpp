@@ -225,11 +225,14 @@ void DataLayer::willUse(
     NodeId N, const std::vector<std::pair<BufferId, RangeSet>> &Ranges) {
   Lock L(Mutex);
   for (const auto &[Id, Used] : Ranges)
-    if (Buffer *B = byId(Id)) {
-      B->UsedAt[N] = Epoch;
-      for (const Range &R : Used.ranges())
-        noteUseLocked(N, *B, R.Lo, std::min(R.Hi, B->Size));
-    }
+    if (Buffer *B = byId(Id))
+      willUseLocked(N, *B, Used);
+}
+
+void DataLayer::willUseLocked(NodeId N, Buffer &B, const RangeSet &Used) {
+  B.UsedAt[N] = Epoch;
+  for (const Range &R : Used.ranges())
+    noteUseLocked(N, B, R.Lo, std::min(R.Hi, B.Size));
 }
 
 RangeSet DataLayer::evictableLocked(NodeId N, const Buffer &B) const {
