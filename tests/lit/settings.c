@@ -68,7 +68,7 @@
 // TWO-NEXT: hetero: error: HETERO_CHUNKS=0: expected an integer from 1 to 256
 // ONE-CPU: hetero: launch {{.*}} on cpu (whole kernel: no accelerator: CPU pool), not split: one member, one chunk
 // ONE-CPU: members=cpu:10000:
-// ONE-SIM: hetero: launch {{.*}} on sim:1 (whole kernel: first simulated accelerator), not split: one member, one chunk
+// ONE-SIM: hetero: launch {{.*}} on sim:1 (one chunk, in place), not split: one member, one chunk
 // ONE-SIM: members=sim:1:10000:
 // TYPO-DAG: hetero: warning: HETERO_CHUNK is not a hetero setting, and has no effect; did you mean HETERO_CHUNKS?
 // TYPO-DAG: hetero: warning: HETERO_SIMULATION is not a hetero setting, and has no effect; did you mean HETERO_SIMULATE?

@@ -183,6 +183,51 @@ TEST(ShareModel, TheCpuIsTriedAfterTheAcceleratorsRanProbeAfter) {
   EXPECT_EQ(S.size(), 2u);
 }
 
+// Until ProbeAfter a kernel's launches on the accelerators need no timing
+// past the first ProbeTimed (they may run ahead: a short run of short
+// kernels spent its pool's whole loss against the GPUs alone waiting for
+// them); each counts as the last timed one, and the launch that reaches
+// ProbeAfter and the probe's launches are timed. A follower's launches need
+// none either, nor a launch with one member to give it to.
+TEST(ShareModel, LaunchesBeforeTheProbeNeedNoTiming) {
+  ShareModel M(true, /*ProbeAfter=*/0.05);
+  Pool P = gpuGpuCpu();
+  std::string Note;
+  std::vector<bool> Untimed;
+  for (int I = 0; I < 12; ++I) { // 6 ms each: the probe after 50 ms
+    std::vector<Share> S = M.shares("k", P, Static, Note);
+    if (M.untimed("k")) {
+      EXPECT_EQ(Note.rfind("accelerators-until-probe:", 0), 0u) << Note;
+      M.recordUntimed("k");
+    } else {
+      M.record("k", ran(S, {90, 90, 30}), 0.006);
+    }
+    Untimed.push_back(M.untimed("k"));
+  }
+  // Timed: launches 1-3, then from the eighth on (its 42 + 2 x 6 ms reach
+  // 50: the launch that passes ProbeAfter, then the probe's).
+  std::vector<bool> Expected = {false, false, true,  true,  true,  true,
+                                false, false, false, false, false, false};
+  EXPECT_EQ(Untimed, Expected);
+  // A kernel the policy offered one member is the model's to time never.
+  std::vector<Share> One = {{0, 32}};
+  M.shares("alone", P, One, Note);
+  EXPECT_TRUE(M.untimed("alone"));
+  // A follower of a heavier kernel of its size, once weighed.
+  ShareModel F(true, /*ProbeAfter=*/10);
+  for (int I = 0; I < 6; ++I) {
+    std::vector<Share> H = F.shares("heavy", P, Static, Note, 6500);
+    F.record("heavy", ran(H, {90, 90, 30}), 0.009);
+    std::vector<Share> L = F.shares("light", P, Static, Note, 6500);
+    if (F.untimed("light"))
+      F.recordUntimed("light");
+    else
+      F.record("light", ran(L, {90, 90, 30}), 0.001);
+  }
+  EXPECT_EQ(Note.rfind("follow[heavy]:", 0), 0u) << Note;
+  EXPECT_TRUE(F.untimed("light"));
+}
+
 // Mixed won its timed launch, but once the other kernels settled, its
 // launches cost more than the accelerators' (a neighbour on the GPUs alone
 // makes the CPU's part move every launch): it settles there for good.

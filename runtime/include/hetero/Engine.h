@@ -217,6 +217,10 @@ private:
                             const std::function<bool(size_t)> &MayRun,
                             KernelStats::Launch &Rec);
   void saySplit(const KernelTraits &K, const KernelStats::Launch &Rec);
+  /// A launch that ran as one chunk on the only accelerator offered: not a
+  /// split in Rec (Reason), said as such.
+  void saySole(const KernelTraits &K, KernelStats::Launch &Rec,
+               const std::string &Reason);
   void learnFromSplit(const KernelTraits &K, const LaunchPlan &P,
                       KernelStats::Launch &Rec, double Wall);
   /// Points the data layer's map-time writes at the member a whole launch

@@ -170,11 +170,19 @@ public:
   void record(const std::string &Key, const std::vector<MemberUsage> &Usage,
               double WallSeconds);
   /// Whether a launch of Key would measure nothing the model still needs:
-  /// the model is off, or Key's shares are settled and no kernel's cycle is
-  /// being timed. Such a launch may end after it returns (Engine.h).
+  /// the model is off, or no kernel's cycle is being timed and Key's shares
+  /// are settled, were never the model's to choose (one member offered),
+  /// follow another kernel's, or are the accelerators' until ProbeAfter,
+  /// past the first ProbeTimed launches. Such a launch may end after it
+  /// returns (Engine.h): in a short run, most launches of most kernels come
+  /// before ProbeAfter, and waiting for each of them was the pool's loss
+  /// against the GPUs alone (docs/measurements.md, "Exploration").
   bool untimed(const std::string &Key) const;
-  /// Counts a launch of Key that was not timed (untimed() held).
+  /// Counts a launch of Key that was not timed (untimed() held) as its
+  /// last timed launch.
   void recordUntimed(const std::string &Key);
+  /// Launches of a kernel timed before the probe's may run ahead.
+  static constexpr uint64_t ProbeTimed = 3;
   /// The bytes a launch of Key copied between members (after record()):
   /// kept for the launches that open a cycle under timing (see "one").
   void noteMoved(const std::string &Key, uint64_t Bytes);

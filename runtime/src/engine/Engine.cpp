@@ -366,6 +366,7 @@ struct Engine::LaunchPlan {
   std::vector<size_t> Takers; // who takes what capped members cannot hold
   double Overflow = 0;        // the fraction nobody holds (RoomCaps.h)
   size_t Alone;               // the member the model runs it on alone
+  bool Sole = false;          // ... because it is the only accelerator offered
   /// When the policy had offered its shares: a split's wall time counts
   /// from there.
   std::chrono::steady_clock::time_point Start;
@@ -397,7 +398,12 @@ Engine::planLaunch(const LaunchRequest &R,
   }
   P.Overflow = Fit.Overflow;
   pickGrids(P.Key, P.Shares, R.TripCount);
-  if (P.Shares.size() == 1 && P.Offered.size() > 1) {
+  // An accelerator offered alone (a pool of one GPU) runs it the same way:
+  // the split's run-ahead and grids are its too (docs/measurements.md, "One
+  // accelerator alone").
+  P.Sole = P.Shares.size() == 1 && P.Offered.size() == 1 &&
+           Members[P.Shares.front().Member].Kind != MemberKind::CpuPool;
+  if (P.Shares.size() == 1 && (P.Offered.size() > 1 || P.Sole)) {
     // The model found one member faster alone (or the others' memory holds
     // none of it): one chunk there, not a whole launch, so that its
     // reductions go through the member's partial slots in the kernel's
@@ -405,7 +411,8 @@ Engine::planLaunch(const LaunchRequest &R,
     // synchronously (CG's dots on an H200: 8 to 17 us up, 12 down, of a 50
     // us launch). The members it was offered take over when it fails; a
     // whole launch there when it has no room.
-    P.Reason = "measured shares: " + P.SharesNote;
+    P.Reason =
+        P.Sole ? "one member, one chunk" : "measured shares: " + P.SharesNote;
     P.Alone = P.Shares.front().Member;
   }
   return P;
@@ -413,6 +420,11 @@ Engine::planLaunch(const LaunchRequest &R,
 
 LaunchOutcome Engine::launchSplit(const LaunchRequest &R, LaunchPlan &P,
                                   KernelStats::Launch &Rec) {
+  // A timed launch starts where nothing runs ahead: its chunks' times would
+  // hold what their members had queued before them (ShareModel::untimed).
+  if (!Measured.untimed(P.Key))
+    if (Status S = settleAll(); !S)
+      error("%s", S.message().c_str());
   if (P.Overflow > 0 && !P.Shares.empty()) {
     issuePosted();
     LaunchOutcome Outcome =
@@ -495,6 +507,19 @@ void Engine::saySplit(const KernelTraits &K, const KernelStats::Launch &Rec) {
   sayLaunch(K.Name, "split:" + Shape, "launch " + K.shown() + " split: " + Who);
 }
 
+void Engine::saySole(const KernelTraits &K, KernelStats::Launch &Rec,
+                     const std::string &Reason) {
+  // Not a split for the statistics: the pool had one member to give it.
+  Rec.Split = false;
+  Rec.Reason = Reason;
+  if (infoLevel() < 1 || Rec.Members.empty())
+    return;
+  const std::string &Where = Rec.Members.front().first;
+  sayLaunch(K.Name, "sole:" + Where,
+            "launch " + K.shown() + " on " + Where +
+                " (one chunk, in place), not split: " + Reason);
+}
+
 void Engine::learnFromSplit(const KernelTraits &K, const LaunchPlan &P,
                             KernelStats::Launch &Rec, double Wall) {
   std::vector<MemberUsage> Usage(Members.size());
@@ -543,6 +568,8 @@ bool Engine::launch(const LaunchRequest &R) {
   }
   if (Outcome == LaunchOutcome::NotSplit)
     Outcome = launchWhole(R, P, MayRun, Rec);
+  else if (Outcome == LaunchOutcome::Done && P.Sole && !Rec.Rounds)
+    saySole(K, Rec, P.Reason);
   else if (Outcome == LaunchOutcome::Done)
     saySplit(K, Rec);
   // Chunks in order are no split to measure the members' speed by.
@@ -552,7 +579,7 @@ bool Engine::launch(const LaunchRequest &R) {
                        std::chrono::steady_clock::now() - P.Start)
                        .count());
   Shapes.assign(Members.size(), TeamsTrial::Pick());
-  if (P.Alone < Members.size() && Rec.Split)
+  if (P.Alone < Members.size() && Rec.Split && !P.Sole)
     Rec.Alone = MemberNames[P.Alone];
   Rec.H2D = T.BytesH2D - H2D;
   Rec.D2D = T.BytesD2D - D2D;

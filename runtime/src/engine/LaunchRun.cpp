@@ -822,7 +822,7 @@ bool LaunchRun::learnRoom(size_t M) {
 LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
                                     std::string &Reason,
                                     const std::vector<Share> &Spare) {
-  OneChosen = Shares.size() == 1 && Spare.size() > 1;
+  OneChosen = Shares.size() == 1 && !Spare.empty();
   std::string NoRoomFirst; // why the first member left, if one did
   std::optional<TraceSpan> Planning;
   Planning.emplace("host", "plan", "plan");

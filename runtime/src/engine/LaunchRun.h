@@ -32,7 +32,7 @@ public:
   /// be split: then nothing has run and no data has changed. The chunks of
   /// a member that fails go to the healthy members of Shares, then to those
   /// of Spare: the members that a single share was chosen from (one chunk
-  /// runs as a chunk then, not whole).
+  /// runs as a chunk then, not whole; Spare may be that share alone).
   Outcome split(std::vector<Share> Shares, std::string &Reason,
                 const std::vector<Share> &Spare = {});
   /// Runs the launch whole on the first member of Choice that has room for

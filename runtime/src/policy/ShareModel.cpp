@@ -313,9 +313,28 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
 bool ShareModel::untimed(const std::string &Key) const {
   if (!Enabled)
     return true;
+  if (!Cycling.empty())
+    return false;
   auto It = Entries.find(Key);
-  return It != Entries.end() && It->second.Now == Phase::Settled &&
-         Cycling.empty();
+  if (It == Entries.end()) // shares() had one member: nothing to measure
+    return true;
+  const Entry &E = It->second;
+  switch (E.Now) {
+  case Phase::Settled:
+    return true;
+  case Phase::Probe:
+    // On the accelerators until ProbeAfter: once its first launches were
+    // timed (loading, first touches, the overhead check), each counts as
+    // the last timed one did, and the launch that reaches ProbeAfter is
+    // timed again.
+    return E.ProbeLaunch == 0 && bothKinds(E) && E.Launches >= ProbeTimed &&
+           E.LastWall > 0 && E.AccelAlone + 2 * E.LastWall < ProbeAfter;
+  case Phase::Follow:
+    // The leader's shares; its own launch is weighed by its fastest.
+    return E.Launches >= ProbeTimed && E.MinWall > 0;
+  default:
+    return false;
+  }
 }
 
 void ShareModel::noteMoved(const std::string &Key, uint64_t Bytes) {
@@ -366,9 +385,12 @@ void ShareModel::recordUntimed(const std::string &Key) {
   auto It = Entries.find(Key);
   if (!Enabled || It == Entries.end())
     return;
-  ++It->second.Launches;
-  Elapsed += It->second.LastWall;
-  retryOne(Key, It->second);
+  Entry &E = It->second;
+  ++E.Launches;
+  Elapsed += E.LastWall;
+  if (E.Now == Phase::Probe)
+    E.AccelAlone += E.LastWall; // untimed() let it run ahead on them
+  retryOne(Key, E);
 }
 
 void ShareModel::record(const std::string &Key,
