@@ -400,8 +400,9 @@ Engine::planLaunch(const LaunchRequest &R,
   pickGrids(P.Key, P.Shares, R.TripCount);
   // An accelerator offered alone (a pool of one GPU) runs it the same way:
   // the split's run-ahead and grids are its too (docs/measurements.md, "One
-  // accelerator alone").
+  // accelerator alone"). With HETERO_CHUNKS over 1 its chunks split it.
   P.Sole = P.Shares.size() == 1 && P.Offered.size() == 1 &&
+           Config.Chunks == 1 &&
            Members[P.Shares.front().Member].Kind != MemberKind::CpuPool;
   if (P.Shares.size() == 1 && (P.Offered.size() > 1 || P.Sole)) {
     // The model found one member faster alone (or the others' memory holds
