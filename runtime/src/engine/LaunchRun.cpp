@@ -482,10 +482,12 @@ bool LaunchRun::startsInLanes() const {
 
 std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
   std::vector<double> Seconds(Which.size(), 0);
-  // One chunk goes to its member's worker, unless it runs ahead (a chunk
-  // the share model placed alone: CG at a million rows on one GPU).
+  // Chunks on members that queue kernels start from this thread, one alone
+  // too (a chunk the share model placed alone, one GPU's): handed to the
+  // member's worker, it waited 20-60 us more (docs/measurements.md, "One
+  // accelerator alone").
   bool Ahead = RunAhead && Which.size() == Chunks.size();
-  bool AllStart = Which.size() > 1 || (Ahead && !Which.empty());
+  bool AllStart = !Which.empty();
   for (size_t C : Which)
     AllStart = AllStart && E.Back.startsChunks(Chunks[C].Member);
   if (AllStart) {
