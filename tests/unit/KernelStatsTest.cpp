@@ -113,3 +113,25 @@ TEST(KernelStats, LaunchesByShapeAndTheBytesTheirReadsNeeded) {
   for (const char *Field : {"one_launches", "owner_launches", "bytes_needed"})
     EXPECT_EQ(printed(Quiet).find(Field), std::string::npos) << Field;
 }
+
+// The share model's trials are counted apart, with each member's
+// iterations in them: members= less trial_members= is what the shares it
+// runs by gave each member.
+TEST(KernelStats, TrialLaunchesAndTheirIterationsAreApart) {
+  KernelStats S;
+  KernelStats::Launch Run = launch(true, false), Probe = Run;
+  Run.Members = {{"cuda:0", {100, 0.002}}};
+  Probe.Members = {{"cuda:0", {97, 0.002}}, {"cpu", {3, 0.004}}};
+  Probe.Trial = true;
+  for (const KernelStats::Launch &L : {Run, Probe, Probe, Run, Run})
+    S.record("k", L);
+  std::string Lines = printed(S);
+  EXPECT_NE(Lines.find("members=cuda:0:494:"), std::string::npos) << Lines;
+  EXPECT_NE(Lines.find(",cpu:6:"), std::string::npos) << Lines;
+  EXPECT_NE(Lines.find(" trial_launches=2 trial_members=cuda:0:194,cpu:6"),
+            std::string::npos)
+      << Lines;
+  KernelStats Quiet;
+  Quiet.record("k", Run);
+  EXPECT_EQ(printed(Quiet).find("trial_"), std::string::npos);
+}

@@ -166,6 +166,7 @@ TEST(ShareModel, TheCpuIsTriedAfterTheAcceleratorsRanProbeAfter) {
   for (int I = 0; I < 9; ++I) { // 9 launches of 6 ms: 54 ms
     std::vector<Share> S = M.shares("k", P, Static, Note);
     EXPECT_EQ(Note.rfind("accelerators-until-probe:", 0), 0u) << Note;
+    EXPECT_FALSE(M.trying("k"));
     ASSERT_EQ(S.size(), 2u);
     M.record("k", ran(S, {90, 90, 30}), 0.006);
   }
@@ -173,6 +174,7 @@ TEST(ShareModel, TheCpuIsTriedAfterTheAcceleratorsRanProbeAfter) {
   std::vector<Share> S = M.shares("k", P, Static, Note);
   EXPECT_EQ(Note.rfind("probe:", 0), 0u) << Note;
   EXPECT_EQ(S.size(), 3u);
+  EXPECT_TRUE(M.trying("k")); // HETERO_STATS' trial_launches
   // Members of one kind alone have nothing to wait for.
   Pool Gpus(2);
   Gpus[0].Kind = Gpus[1].Kind = MemberKind::Gpu;

@@ -8,8 +8,9 @@
 //       members=<member>:<iterations>:<busy ms>,... bytes_h2d= bytes_d2d=
 //       bytes_d2h= [shares=<phase>:<member>=<pct>,...]
 //       [teams=<member>=<grid>,...] [ran_ahead=<n>] [aligned=<n>]
-//       [one_launches=<n>] [owner_launches=<n>] [round_launches=<n>
-//       rounds=<n>] [bytes_needed=<n>]
+//       [one_launches=<n>] [owner_launches=<n>] [in_order_launches=<n>]
+//       [trial_launches=<n> trial_members=<member>:<iterations>,...]
+//       [round_launches=<n> rounds=<n>] [bytes_needed=<n>]
 //       [name="<function>(...) at <file>:<line>"]
 // (settled-one: every launch was planned as a split, and the share model
 // ran the last one on that member alone; shares: the last split launch's,
@@ -23,6 +24,11 @@
 // the share model ran on one member alone (its trials and settled-one);
 // owner_launches: those that ran on the member holding their data, as one
 // chunk (OwnerAlign.h); the rest of split_launches ran over several.
+// trial_launches: the launches whose shares the share model chose to measure
+// something (ShareModel::trying: the CPU probe, mixed, accel, one
+// accelerator alone), not to run by, and trial_members each member's
+// iterations in them: members= less these are the iterations of the shares
+// it ran by (whole launches apart).
 // round_launches: the split launches whose data no members' memory could
 // hold at once, run in rounds (RoomCaps.h); rounds: how many in all.
 // bytes_needed: what the split launches' chunks read that their nodes did
@@ -77,6 +83,8 @@ public:
     /// The member the share model ran this launch on alone (one chunk
     /// there), or empty.
     std::string Alone;
+    /// Its shares were the share model's trial (ShareModel::trying).
+    bool Trial = false;
   };
   /// Display: the kernel as the source names it (KernelNames.h), shown at
   /// the end of its line as name="..." when known.
@@ -91,6 +99,9 @@ private:
     uint64_t Launches = 0, Split = 0, RanAhead = 0, Aligned = 0;
     uint64_t OneLaunches = 0, OwnerLaunches = 0, Needed = 0;
     uint64_t RoundLaunches = 0, Rounds = 0, InOrderLaunches = 0;
+    uint64_t TrialLaunches = 0;
+    /// Each member's iterations in trial launches (a part of Members).
+    std::vector<std::pair<std::string, uint64_t>> TrialMembers;
     std::string Reason; // of the first unsplit launch
     std::vector<std::pair<std::string, MemberUsage>> Members;
     uint64_t H2D = 0, D2D = 0, D2H = 0;

@@ -178,6 +178,11 @@ public:
   /// before ProbeAfter, and waiting for each of them was the pool's loss
   /// against the GPUs alone (docs/measurements.md, "Exploration").
   bool untimed(const std::string &Key) const;
+  /// Whether the shares() handed last for Key are a trial: shares chosen to
+  /// measure something (the probe's CPU sliver, mixed, accel, one
+  /// accelerator alone, or a leader's trial that Key follows), not the
+  /// ones it runs by (HETERO_STATS' trial_launches).
+  bool trying(const std::string &Key) const;
   /// Counts a launch of Key that was not timed (untimed() held) as its
   /// last timed launch.
   void recordUntimed(const std::string &Key);
@@ -304,7 +309,8 @@ private:
     int Moving = 0;             // ... that copied over MovedMargin
     std::string Trial; // key of the kernel in whose one-trial it takes part
     std::vector<Share> Static, Handed, Mixed, Accel, Settled, One;
-    std::string Why; // of the settled shares
+    std::string Why;     // of the settled shares
+    bool Trying = false; // the shares handed last are a trial (trying())
     /// describe() of the shares handed last: the same shares, launch after
     /// launch, are not printed into a string again.
     std::vector<Share> Described;

@@ -580,6 +580,8 @@ bool Engine::launch(const LaunchRequest &R) {
                        std::chrono::steady_clock::now() - P.Start)
                        .count());
   Shapes.assign(Members.size(), TeamsTrial::Pick());
+  // A split whose shares were a trial's (KernelStats.h).
+  Rec.Trial = Rec.Split && !P.Key.empty() && Measured.trying(P.Key);
   if (P.Alone < Members.size() && Rec.Split && !P.Sole)
     Rec.Alone = MemberNames[P.Alone];
   Rec.H2D = T.BytesH2D - H2D;

@@ -216,6 +216,7 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
   }
   E.Static = Static;
   E.TripCount = TripCount;
+  E.Trying = false;
   if (E.Now == Phase::Probe || E.Now == Phase::Mixed ||
       E.Now == Phase::MixedTimed || E.Now == Phase::Accel ||
       E.Now == Phase::AccelTimed || E.Now == Phase::Verify ||
@@ -248,10 +249,11 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
       // The leader's shares of its latest launch (its static ones before
       // its first); a persisted follower launched before its leader keeps
       // the shares it settled with.
-      if (L != Entries.end())
+      if (L != Entries.end()) {
         E.Handed =
             L->second.Handed.empty() ? L->second.Static : L->second.Handed;
-      else
+        E.Trying = L->second.Trying;
+      } else
         E.Handed = E.Settled.empty() ? Static : E.Settled;
       Note = "follow[" + E.Leader + "]:" + describeHanded(P, E);
       return E.Handed;
@@ -263,6 +265,7 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
   case Phase::Probe:
     E.Handed = probeShares(E, Static);
     Note = "probe";
+    E.Trying = bothKinds(E) && E.ProbeLaunch > 0; // the CPU pool's sliver
     if (E.ProbeLaunch == 0 && bothKinds(E)) {
       E.Handed = accelerators(E, Static);
       if (E.AccelAlone < ProbeAfter)
@@ -273,11 +276,13 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
   case Phase::MixedTimed:
     E.Handed = E.Mixed;
     Note = "mixed";
+    E.Trying = true;
     break;
   case Phase::Accel:
   case Phase::AccelTimed:
     E.Handed = E.Accel;
     Note = "accel";
+    E.Trying = true;
     break;
   case Phase::Spread:
   case Phase::SpreadTimed:
@@ -290,6 +295,7 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
   case Phase::OneCycle: // closed above
     E.Handed = E.One;
     Note = "one-trial";
+    E.Trying = true;
     break;
   case Phase::Verify:
   case Phase::VerifyTimed:
@@ -302,6 +308,7 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
       if (inOneTrial(T.Now)) {
         E.Handed = T.One;
         Note = "one-trial[with=" + E.Trial + "]";
+        E.Trying = true;
       }
     }
     break;
@@ -335,6 +342,11 @@ bool ShareModel::untimed(const std::string &Key) const {
   default:
     return false;
   }
+}
+
+bool ShareModel::trying(const std::string &Key) const {
+  auto It = Entries.find(Key);
+  return Enabled && It != Entries.end() && It->second.Trying;
 }
 
 void ShareModel::noteMoved(const std::string &Key, uint64_t Bytes) {

@@ -29,6 +29,8 @@ void KernelStats::record(const std::string &Kernel, const Launch &L,
     ++R.OwnerLaunches;
   if (L.InOrder)
     ++R.InOrderLaunches;
+  if (L.Trial)
+    ++R.TrialLaunches;
   if (L.Rounds) {
     ++R.RoundLaunches;
     R.Rounds += L.Rounds;
@@ -44,6 +46,16 @@ void KernelStats::record(const std::string &Kernel, const Launch &L,
     }
     M->second.Iterations += U.Iterations;
     M->second.BusySeconds += U.BusySeconds;
+    if (!L.Trial)
+      continue;
+    auto T = R.TrialMembers.begin();
+    while (T != R.TrialMembers.end() && T->first != Name)
+      ++T;
+    if (T == R.TrialMembers.end()) {
+      R.TrialMembers.push_back({Name, 0});
+      T = R.TrialMembers.end() - 1;
+    }
+    T->second += U.Iterations;
   }
   R.H2D += L.H2D;
   R.D2D += L.D2D;
@@ -81,6 +93,13 @@ void KernelStats::print(FILE *Out, uint64_t TotalH2D, uint64_t TotalD2D,
       Tail += " owner_launches=" + std::to_string(R.OwnerLaunches);
     if (R.InOrderLaunches)
       Tail += " in_order_launches=" + std::to_string(R.InOrderLaunches);
+    if (R.TrialLaunches) {
+      Tail += " trial_launches=" + std::to_string(R.TrialLaunches) +
+              " trial_members=";
+      for (size_t T = 0; T < R.TrialMembers.size(); ++T)
+        Tail += (T ? "," : "") + R.TrialMembers[T].first + ":" +
+                std::to_string(R.TrialMembers[T].second);
+    }
     if (R.RoundLaunches)
       Tail += " round_launches=" + std::to_string(R.RoundLaunches) +
               " rounds=" + std::to_string(R.Rounds);
