@@ -2,7 +2,7 @@
 """hetero_fuzz.py -- random differential testing of hetero's split launches.
 
     hetero_fuzz.py --build BUILD --seeds FIRST:COUNT [--jobs N] [--keep DIR]
-                   [--time-budget SECONDS] [--modes cpu,sim3,sim3c3,uneven]
+                   [--time-budget SECONDS] [--modes cpu,sim3,sim3c3,uneven,tight,sole]
                    [--x86-only | --arch sm_90] [--reduce] [--verbose]
 
 For each seed, gen.py writes a random OpenMP offload program. It is built
@@ -50,6 +50,10 @@ MODES = {
     "sim3c3": {"LIBOMPTARGET_PLUGIN": "hetero", "HETERO_SIMULATE": "3",
                "HETERO_CHUNKS": "3"},
     "uneven": None,
+    # One accelerator offered, not the first (where map-time data lands):
+    # its launches run as one chunk in place, not whole.
+    "sole": {"LIBOMPTARGET_PLUGIN": "hetero", "HETERO_SIMULATE": "2",
+             "HETERO_MEMBERS": "sim:1"},
     # not in the default set:
     "whole-sim": {"LIBOMPTARGET_PLUGIN": "hetero", "HETERO_SIMULATE": "2",
                   "HETERO_MEMBER": "sim:1"},
@@ -62,7 +66,7 @@ MODES = {
     "tight": {"LIBOMPTARGET_PLUGIN": "hetero", "HETERO_SIMULATE": "3",
               "HETERO_SIMULATE_MEMORY": "512K"},
 }
-DEFAULT_MODES = ["cpu", "sim3", "sim3c3", "uneven", "tight"]
+DEFAULT_MODES = ["cpu", "sim3", "sim3c3", "uneven", "tight", "sole"]
 # Modes whose statistics say whether kernels split (more than one member).
 SPLIT_MODES = ["sim3", "sim3c3", "uneven", "sim1", "tight"]
 
