@@ -226,9 +226,10 @@ private:
   /// Points the data layer's map-time writes at the member a whole launch
   /// would run on first (the host for the CPU pool); again after a failure.
   void updateHome();
-  /// Whether launch Key over Shares may run ahead (see above).
+  /// Whether launch Key over Shares may run ahead (see above); Untimed:
+  /// ShareModel::untimed(Key).
   bool mayRunAhead(const std::string &Key, const KernelTraits &K,
-                   const std::vector<Share> &Shares) const;
+                   const std::vector<Share> &Shares, bool Untimed) const;
   /// Waits for what ran ahead on member M / node N / every member. The
   /// error says what failed; the caller that decides prints it (Status.h).
   Status settleMember(size_t M, const char *Why = nullptr);

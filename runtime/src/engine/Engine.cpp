@@ -203,9 +203,9 @@ void Engine::issuePosted() {
 }
 
 bool Engine::mayRunAhead(const std::string &Key, const KernelTraits &K,
-                         const std::vector<Share> &Shares) const {
+                         const std::vector<Share> &Shares, bool Untimed) const {
   if (!Config.RunAheadUs || Config.HostCopy || Shares.empty() ||
-      !K.Desc->reductions().empty() || !Measured.untimed(Key))
+      !K.Desc->reductions().empty() || !Untimed)
     return false;
   // The chunks' grids are checked once the chunks are cut (LaunchRun).
   for (const Share &S : Shares)
@@ -423,7 +423,8 @@ LaunchOutcome Engine::launchSplit(const LaunchRequest &R, LaunchPlan &P,
                                   KernelStats::Launch &Rec) {
   // A timed launch starts where nothing runs ahead: its chunks' times would
   // hold what their members had queued before them (ShareModel::untimed).
-  if (!Measured.untimed(P.Key))
+  const bool Untimed = Measured.untimed(P.Key);
+  if (!Untimed)
     if (Status S = settleAll(); !S)
       error("%s", S.message().c_str());
   if (P.Overflow > 0 && !P.Shares.empty()) {
@@ -434,9 +435,9 @@ LaunchOutcome Engine::launchSplit(const LaunchRequest &R, LaunchPlan &P,
     return Outcome;
   }
   LaunchRun Split(*this, R, Rec);
-  if (mayRunAhead(P.Key, *R.Kernel, P.Shares))
+  if (mayRunAhead(P.Key, *R.Kernel, P.Shares, Untimed))
     Split.allowRunAhead(P.Key);
-  else if (Config.RunAheadUs && !Config.HostCopy && Measured.untimed(P.Key))
+  else if (Config.RunAheadUs && !Config.HostCopy && Untimed)
     Split.allowLaneCopies(P.Key);
   Split.allowRoomCaps(P.Key, P.Takers);
   LaunchOutcome Outcome =
@@ -581,7 +582,7 @@ bool Engine::launch(const LaunchRequest &R) {
                        .count());
   Shapes.assign(Members.size(), TeamsTrial::Pick());
   // A split whose shares were a trial's (KernelStats.h).
-  Rec.Trial = Rec.Split && !P.Key.empty() && Measured.trying(P.Key);
+  Rec.Trial = Rec.Split && Measured.trying(P.Key);
   if (P.Alone < Members.size() && Rec.Split && !P.Sole)
     Rec.Alone = MemberNames[P.Alone];
   Rec.H2D = T.BytesH2D - H2D;

@@ -5,6 +5,19 @@
 
 namespace hetero {
 
+namespace {
+/// The entry of Name in a list kept in order of first appearance, added
+/// when missing.
+template <typename T>
+T &entryOf(std::vector<std::pair<std::string, T>> &List,
+           const std::string &Name) {
+  for (auto &[N, V] : List)
+    if (N == Name)
+      return V;
+  return List.emplace_back(Name, T()).second;
+}
+} // namespace
+
 void KernelStats::record(const std::string &Kernel, const Launch &L,
                          const std::string &Display) {
   std::lock_guard<std::mutex> Lock(Mutex);
@@ -37,25 +50,11 @@ void KernelStats::record(const std::string &Kernel, const Launch &L,
   }
   R.Needed += L.Needed;
   for (const auto &[Name, U] : L.Members) {
-    auto M = R.Members.begin();
-    while (M != R.Members.end() && M->first != Name)
-      ++M;
-    if (M == R.Members.end()) {
-      R.Members.push_back({Name, {}});
-      M = R.Members.end() - 1;
-    }
-    M->second.Iterations += U.Iterations;
-    M->second.BusySeconds += U.BusySeconds;
-    if (!L.Trial)
-      continue;
-    auto T = R.TrialMembers.begin();
-    while (T != R.TrialMembers.end() && T->first != Name)
-      ++T;
-    if (T == R.TrialMembers.end()) {
-      R.TrialMembers.push_back({Name, 0});
-      T = R.TrialMembers.end() - 1;
-    }
-    T->second += U.Iterations;
+    MemberUsage &M = entryOf(R.Members, Name);
+    M.Iterations += U.Iterations;
+    M.BusySeconds += U.BusySeconds;
+    if (L.Trial)
+      entryOf(R.TrialMembers, Name) += U.Iterations;
   }
   R.H2D += L.H2D;
   R.D2D += L.D2D;
