@@ -65,14 +65,14 @@ def parse_durations(text, shapes=None):
     return out
 
 
-def kernel_durations(ncu, argv, env, shapes=None):
-    """Runs argv under ncu; {kernel: [ns, ...]}, or None when ncu failed
-    (shapes: as parse_durations)."""
+def kernel_durations(ncu, argv, env, shapes=None, cwd=None):
+    """Runs argv under ncu (in cwd); {kernel: [ns, ...]}, or None when ncu
+    failed (shapes: as parse_durations)."""
     cmd = [ncu, "--csv", "--metrics", "gpu__time_duration.sum",
            "--launch-count", str(LAUNCH_COUNT)] + argv
     try:
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True,
-                              timeout=900)
+                              timeout=900, cwd=cwd)
     except (OSError, subprocess.SubprocessError):
         return None
     if proc.returncode != 0:

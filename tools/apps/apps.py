@@ -26,7 +26,11 @@ flags set.
                                           every run in apps-runs.csv.
                                           --configs stock,hetero-gpus4,...,
                                           --args (another input),
-                                          --first-runs (no shares file)
+                                          --first-runs (no shares file),
+                                          --kernels (each kernel's time on
+                                          the GPU under ncu, stock against
+                                          hetero on cuda:0 alone:
+                                          kernels.csv; bench.py's check)
 
 An app is verified when it exits 0, its own check line matches and no
 failure line appears. The apps write files into their working directory
@@ -40,6 +44,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+import bench_kernels  # noqa: E402
 
 HECBENCH = ("zjin-lcf/HeCBench", "f27000a5188f8ac79bd43fc95a1b3f890c18823d")
 
@@ -351,6 +359,26 @@ def median_or_none(values):
     return statistics.median(values) if values else None
 
 
+def kernel_times(ncu, app, bin_dir, args, shares):
+    """bench.py --kernels for an app: its plain build under the stock cuda
+    plugin and its hetero build on cuda:0 alone, each once under ncu (the
+    first bench_kernels.LAUNCH_COUNT launches), per kernel; [] when ncu
+    failed."""
+    shapes = ({}, {})
+    times = []
+    for i, (kind, cfg) in enumerate((("plain", "stock"),
+                                     ("hetero", "hetero-gpus"))):
+        with tempfile.TemporaryDirectory() as wd:
+            times.append(bench_kernels.kernel_durations(
+                ncu, [os.path.join(bin_dir, "%s.%s" % (app.name, kind))]
+                + args, config_env(cfg, shares), shapes[i], cwd=wd))
+    stock, hetero = times
+    if stock is None or hetero is None:
+        print("apps: %s: ncu failed; no kernel times" % app.name, flush=True)
+        return []
+    return bench_kernels.compare(app.name, stock, hetero, *shapes)
+
+
 def run(a):
     os.makedirs(a.out, exist_ok=True)
     # Measured shares start from this invocation's own runs, as in bench.py;
@@ -362,6 +390,10 @@ def run(a):
         shares = "none"
     csv_rows = ["app,config,rep,wall_s,timer_s,rss_mib,verified"]
     bad = 0
+    kernel_rows = []
+    ncu = bench_kernels.find_ncu() if a.kernels else None
+    if a.kernels and not ncu:
+        print("apps: kernel times skipped: no ncu", flush=True)
     for app in chosen(a.apps):
         args = (args_of(app, a.args.split(), a.src) if a.args
                 else args_of(app, app.gpu, a.src))
@@ -406,8 +438,15 @@ def run(a):
                   flush=True)
         for line in kernel_lines(text) + moved_lines(text):
             print(line)
+        if ncu:
+            kernel_rows += kernel_times(ncu, app, a.bin, args, shares)
     with open(os.path.join(a.out, "apps-runs.csv"), "w") as f:
         f.write("\n".join(csv_rows) + "\n")
+    if kernel_rows:
+        bench_kernels.write_csv(kernel_rows,
+                                os.path.join(a.out, "kernels.csv"))
+        for line in bench_kernels.report(kernel_rows):
+            print(line)
     return 1 if bad else 0
 
 
@@ -441,6 +480,10 @@ def main():
                            "input ({checkout} is its checkout)")
             s.add_argument("--first-runs", action="store_true",
                            help="no shares file: every run measures afresh")
+            s.add_argument("--kernels", action="store_true",
+                           help="after the timed runs, each app once under "
+                           "ncu, stock and hetero on cuda:0 alone: per-kernel "
+                           "GPU times, kernels.csv in --out (not timed)")
     a = p.parse_args()
     # The apps run in fresh working directories.
     a.src = os.path.abspath(a.src)
