@@ -373,6 +373,27 @@ private:
   /// S with the CPU pool's weight cut to ProbeSliver of it.
   static std::vector<Share> probeShares(const Entry &E,
                                         const std::vector<Share> &S);
+  struct Persisted;
+  /// E anew for Static's candidates when they changed, from an earlier
+  /// run's entry where the file has one.
+  void enter(const std::string &Key, Entry &E, const Pool &P,
+             const std::vector<Share> &Static);
+  /// E settled as an earlier run's O (mixed shares to verify, a follower
+  /// to follow its leader again).
+  static void restore(Entry &E, const Persisted &O,
+                      const std::vector<Share> &Static);
+  /// A follower's launch: true with its leader's shares handed (and Note);
+  /// false when it settled with the leader, or left it to probe.
+  bool follow(Entry &E, const Pool &P, const std::vector<Share> &Static,
+              std::string &Note);
+  /// record()'s step of E's phases on a launch of WallSeconds: a probe's,
+  /// mixed shares' and the accelerators' timed launch each by its own.
+  void advance(const std::string &Key, Entry &E, double WallSeconds);
+  void recordProbe(const std::string &Key, Entry &E, double WallSeconds);
+  void recordMixed(const std::string &Key, Entry &E, double WallSeconds);
+  void recordAccel(const std::string &Key, Entry &E, double WallSeconds);
+  /// E.Handed and Note for E's phase.
+  void handOut(Entry &E, const std::vector<Share> &Static, std::string &Note);
 
   /// A settled entry of an earlier run: who could take chunks, the shares.
   struct Persisted {
@@ -383,6 +404,11 @@ private:
     std::vector<Share> Mixed;
     uint64_t Launches = 0;
     double Gain = 0, MoveCost = 0;
+    // From Why: the accelerators' launch that mixed shares were chosen
+    // against (s), and the kernel a follower followed.
+    double AccelWall = 0;
+    std::string Leader;
+    void readWhy();
   };
 
   /// Per candidate set, what its first one-accelerator trial decided: the

@@ -65,6 +65,21 @@ static std::string writeShares(const Pool &P, const std::vector<Share> &S) {
   return Out;
 }
 
+/// What the persisted Why says that a later run acts on: the
+/// accelerators' time beside mixed shares ("...accel=<ms>ms..."), the
+/// leader of a follower ("settled-follow[<key>]").
+void ShareModel::Persisted::readWhy() {
+  size_t At = Why.find("accel=");
+  double AccelMs = 0;
+  if (At != std::string::npos &&
+      std::sscanf(Why.c_str() + At, "accel=%lfms", &AccelMs) == 1 &&
+      AccelMs > 0)
+    AccelWall = AccelMs / 1e3;
+  static const std::string Follow = "settled-follow[";
+  if (Why.rfind(Follow, 0) == 0 && Why.back() == ']')
+    Leader = Why.substr(Follow.size(), Why.size() - Follow.size() - 1);
+}
+
 size_t ShareModel::load(const std::string &Path, const Pool &P) {
   if (!Enabled || Path.empty())
     return 0;
@@ -90,6 +105,7 @@ size_t ShareModel::load(const std::string &Path, const Pool &P) {
       Ok &= (E.Candidates.emplace_back(Index(Name)) < P.size());
     Ok &= readShares(F[3], P, E.Settled);
     E.Why = F[4];
+    E.readWhy();
     // Mixed shares that did not repay their move in that run's launches,
     // with what they would save: a run as long may choose them now.
     if (Ok && F.size() == 6) {

@@ -149,113 +149,94 @@ std::string ShareModel::leaderFor(const std::string &Key,
   return Best;
 }
 
-std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
-                                      const std::vector<Share> &Static,
-                                      std::string &Note, uint64_t TripCount) {
-  if (!Enabled || Static.size() < 2) {
-    Note = "fixed:" + describe(P, Static);
-    return Static;
+void ShareModel::restore(Entry &E, const Persisted &O,
+                         const std::vector<Share> &Static) {
+  E.Settled = O.Settled;
+  E.Why = "persisted-" + O.Why;
+  E.Now = Phase::Settled;
+  if (!O.Mixed.empty() && pays(O.Gain, O.MoveCost, O.Launches)) {
+    E.Settled = O.Mixed;
+    E.Why = "persisted-settled-mixed[repays its move in " +
+            std::to_string(O.Launches) + " launches]";
   }
-  Entry &E = Entries[Key];
+  // Mixed shares were chosen by this kernel alone: its neighbours' own
+  // choices may make its CPU part cost copies every launch. They are timed
+  // again against the accelerators' launch of that run, as in the run that
+  // chose them.
+  if (E.Why.rfind("persisted-settled-mixed", 0) == 0 && O.AccelWall > 0) {
+    E.AccelWall = O.AccelWall;
+    E.Accel = accelerators(E, Static);
+    E.Now = Phase::Verify;
+  }
+  // A follower follows its leader's choice of this run.
+  if (!O.Leader.empty()) {
+    E.Leader = O.Leader;
+    E.Now = Phase::Follow;
+  }
+}
+
+void ShareModel::enter(const std::string &Key, Entry &E, const Pool &P,
+                       const std::vector<Share> &Static) {
   std::vector<size_t> Candidates;
   for (const Share &S : Static)
     Candidates.push_back(S.Member);
-  if (E.Candidates != Candidates) {
-    E = Entry();
-    Cycling.erase(Key);
-    for (auto &[K, X] : Entries)
-      if (X.Trial == Key)
-        X.Trial.clear();
-    E.Candidates = Candidates;
-    for (size_t M : Candidates) {
-      E.Kind.push_back(P[M].Kind);
-      E.Accelerator.push_back(P[M].Kind != MemberKind::CpuPool);
-    }
-    E.Rate.assign(Candidates.size(), 0);
-    std::string Names;
-    for (size_t M : Candidates)
-      Names += (Names.empty() ? "" : ",") + P[M].name();
-    auto Old = Earlier.find(Key + "\t" + Names);
-    if (Old != Earlier.end() && Old->second.Candidates == Candidates) {
-      const Persisted &O = Old->second;
-      E.Settled = O.Settled;
-      E.Why = "persisted-" + O.Why;
-      if (!O.Mixed.empty() && pays(O.Gain, O.MoveCost, O.Launches)) {
-        E.Settled = O.Mixed;
-        E.Why = "persisted-settled-mixed[repays its move in " +
-                std::to_string(O.Launches) + " launches]";
-      }
-      E.Now = Phase::Settled;
-      // Mixed shares were chosen by this kernel alone: its neighbours' own
-      // choices may make its CPU part cost copies every launch. They are
-      // timed again against the accelerators' launch of that run (in its
-      // Why), as in the run that chose them.
-      bool Mixed = E.Why.rfind("persisted-settled-mixed", 0) == 0;
-      size_t At = O.Why.find("accel=");
-      double AccelMs = 0;
-      if (Mixed && At != std::string::npos &&
-          std::sscanf(O.Why.c_str() + At, "accel=%lfms", &AccelMs) == 1 &&
-          AccelMs > 0) {
-        E.AccelWall = AccelMs / 1e3;
-        E.Accel = accelerators(E, Static);
-        E.Now = Phase::Verify;
-      }
-      // A follower follows its leader's choice of this run.
-      static const std::string Follow = "settled-follow[";
-      if (O.Why.rfind(Follow, 0) == 0 && O.Why.back() == ']') {
-        E.Leader =
-            O.Why.substr(Follow.size(), O.Why.size() - Follow.size() - 1);
-        E.Now = Phase::Follow;
-      }
-    }
+  if (E.Candidates == Candidates)
+    return;
+  E = Entry();
+  Cycling.erase(Key);
+  for (auto &[K, X] : Entries)
+    if (X.Trial == Key)
+      X.Trial.clear();
+  E.Candidates = Candidates;
+  for (size_t M : Candidates) {
+    E.Kind.push_back(P[M].Kind);
+    E.Accelerator.push_back(P[M].Kind != MemberKind::CpuPool);
   }
-  E.Static = Static;
-  E.TripCount = TripCount;
-  E.Trying = false;
-  if (E.Now == Phase::Probe || E.Now == Phase::Mixed ||
-      E.Now == Phase::MixedTimed || E.Now == Phase::Accel ||
-      E.Now == Phase::AccelTimed || E.Now == Phase::Verify ||
-      E.Now == Phase::VerifyTimed) {
-    E.Leader = leaderFor(Key, E);
-    if (!E.Leader.empty()) {
-      E.Now = Phase::Follow;
-      E.LeaderIdle = 0;
-      E.LeaderSeen = Entries.at(E.Leader).Launches; // leaderFor: a key
-    }
+  E.Rate.assign(Candidates.size(), 0);
+  std::string Names;
+  for (size_t M : Candidates)
+    Names += (Names.empty() ? "" : ",") + P[M].name();
+  auto Old = Earlier.find(Key + "\t" + Names);
+  if (Old != Earlier.end() && Old->second.Candidates == Candidates)
+    restore(E, Old->second, Static);
+}
+
+bool ShareModel::follow(Entry &E, const Pool &P,
+                        const std::vector<Share> &Static, std::string &Note) {
+  auto L = Entries.find(E.Leader);
+  if (L != Entries.end() && L->second.Now != Phase::Settled) {
+    E.LeaderIdle = L->second.Launches == E.LeaderSeen ? E.LeaderIdle + 1 : 0;
+    E.LeaderSeen = L->second.Launches;
   }
-  if (E.Now == Phase::Follow) {
-    auto L = Entries.find(E.Leader);
-    if (L != Entries.end() && L->second.Now != Phase::Settled) {
-      E.LeaderIdle = L->second.Launches == E.LeaderSeen ? E.LeaderIdle + 1 : 0;
-      E.LeaderSeen = L->second.Launches;
-    }
-    if (L != Entries.end() && L->second.Now == Phase::Settled) {
-      E.Settled = L->second.Settled;
-      E.Spread = L->second.Spread; // a verdict's, undone with it
-      E.Why = "settled-follow[" + E.Leader + "]";
-      E.Now = Phase::Settled;
-    } else if (L != Entries.end() && E.LeaderIdle > FollowPatience) {
-      // The leader stopped launching before it settled: measure our own.
-      E.Left.insert(E.Leader);
-      E.Leader.clear();
-      E.Now = Phase::Probe;
-      E.ProbeLaunch = 0;
-    } else {
-      // The leader's shares of its latest launch (its static ones before
-      // its first); a persisted follower launched before its leader keeps
-      // the shares it settled with.
-      if (L != Entries.end()) {
-        E.Handed =
-            L->second.Handed.empty() ? L->second.Static : L->second.Handed;
-        E.Trying = L->second.Trying;
-      } else
-        E.Handed = E.Settled.empty() ? Static : E.Settled;
-      Note = "follow[" + E.Leader + "]:" + describeHanded(P, E);
-      return E.Handed;
-    }
+  if (L != Entries.end() && L->second.Now == Phase::Settled) {
+    E.Settled = L->second.Settled;
+    E.Spread = L->second.Spread; // a verdict's, undone with it
+    E.Why = "settled-follow[" + E.Leader + "]";
+    E.Now = Phase::Settled;
+    return false;
   }
-  if (E.Now == Phase::SpreadCycle || E.Now == Phase::OneCycle)
-    closeCycle(Key, E);
+  if (L != Entries.end() && E.LeaderIdle > FollowPatience) {
+    // The leader stopped launching before it settled: measure our own.
+    E.Left.insert(E.Leader);
+    E.Leader.clear();
+    E.Now = Phase::Probe;
+    E.ProbeLaunch = 0;
+    return false;
+  }
+  // The leader's shares of its latest launch (its static ones before its
+  // first); a persisted follower launched before its leader keeps the
+  // shares it settled with.
+  if (L != Entries.end()) {
+    E.Handed = L->second.Handed.empty() ? L->second.Static : L->second.Handed;
+    E.Trying = L->second.Trying;
+  } else
+    E.Handed = E.Settled.empty() ? Static : E.Settled;
+  Note = "follow[" + E.Leader + "]:" + describeHanded(P, E);
+  return true;
+}
+
+void ShareModel::handOut(Entry &E, const std::vector<Share> &Static,
+                         std::string &Note) {
   switch (E.Now) {
   case Phase::Probe:
     E.Handed = probeShares(E, Static);
@@ -281,20 +262,20 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
     break;
   case Phase::Spread:
   case Phase::SpreadTimed:
-  case Phase::SpreadCycle: // closed above
+  case Phase::SpreadCycle: // closed before
     E.Handed = E.Settled;
     Note = E.Why; // settled there, unless one accelerator alone beats it
     break;
   case Phase::One:
   case Phase::OneTimed:
-  case Phase::OneCycle: // closed above
+  case Phase::OneCycle: // closed before
     E.Handed = E.One;
     Note = "one-trial";
     E.Trying = true;
     break;
   case Phase::Verify:
   case Phase::VerifyTimed:
-  case Phase::Follow: // handled above
+  case Phase::Follow: // handled before
   case Phase::Settled:
     E.Handed = E.Settled;
     Note = E.Why;
@@ -308,6 +289,36 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
     }
     break;
   }
+}
+
+std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
+                                      const std::vector<Share> &Static,
+                                      std::string &Note, uint64_t TripCount) {
+  if (!Enabled || Static.size() < 2) {
+    Note = "fixed:" + describe(P, Static);
+    return Static;
+  }
+  Entry &E = Entries[Key];
+  enter(Key, E, P, Static);
+  E.Static = Static;
+  E.TripCount = TripCount;
+  E.Trying = false;
+  if (E.Now == Phase::Probe || E.Now == Phase::Mixed ||
+      E.Now == Phase::MixedTimed || E.Now == Phase::Accel ||
+      E.Now == Phase::AccelTimed || E.Now == Phase::Verify ||
+      E.Now == Phase::VerifyTimed) {
+    E.Leader = leaderFor(Key, E);
+    if (!E.Leader.empty()) {
+      E.Now = Phase::Follow;
+      E.LeaderIdle = 0;
+      E.LeaderSeen = Entries.at(E.Leader).Launches; // leaderFor: a key
+    }
+  }
+  if (E.Now == Phase::Follow && follow(E, P, Static, Note))
+    return E.Handed;
+  if (E.Now == Phase::SpreadCycle || E.Now == Phase::OneCycle)
+    closeCycle(Key, E);
+  handOut(E, Static, Note);
   Note += ":" + describeHanded(P, E);
   return E.Handed;
 }
@@ -400,6 +411,102 @@ void ShareModel::recordUntimed(const std::string &Key) {
   retryOne(Key, E);
 }
 
+void ShareModel::recordProbe(const std::string &Key, Entry &E,
+                             double WallSeconds) {
+  // Accelerators alone (until they have run ProbeAfter), then a warm-up
+  // of the static shares (cold pages, caches and threads): not the speed.
+  if (E.ProbeLaunch == 0 && bothKinds(E) &&
+      (E.AccelAlone += WallSeconds) < ProbeAfter) {
+    // A launch mostly spent outside the accelerators' chunks (past the
+    // first two: loading, first touches) is bound by overheads, which the
+    // CPU pool only adds to: settled on the accelerators, where one of
+    // them alone may be tried (CG's kernels of microseconds never run
+    // ProbeAfter).
+    if (E.Launches > 2 && E.Overhead >= AloneOverhead) {
+      char Why[64];
+      std::snprintf(Why, sizeof(Why), "settled-accel[overhead=%.0f%%]",
+                    100 * E.Overhead);
+      // Timed where this launch ran the shares settled on (speeds within
+      // 10% of the static shares keep them): else one launch moves first.
+      std::vector<Share> S = measured(E, E.Static, true);
+      settleOrTryOne(Key, E, S, Why, !apart(S, E.Handed, 1e-9));
+      return;
+    }
+    E.Rate.assign(E.Rate.size(), 0);
+    return;
+  }
+  if (++E.ProbeLaunch < (bothKinds(E) ? 3 : 2)) {
+    E.Rate.assign(E.Rate.size(), 0);
+    return;
+  }
+  // The CPU pool's speed as a part of everyone's: below MinGain it cannot
+  // pay for the copies and the waiting it brings; no need to time it.
+  double All = 0, Cpu = 0;
+  bool AllKnown = true;
+  for (size_t I = 0; I < E.Rate.size(); ++I) {
+    (E.Accelerator[I] ? All : Cpu) += E.Rate[I];
+    AllKnown &= E.Rate[I] > 0;
+  }
+  All += Cpu;
+  if (bothKinds(E) && AllKnown && Cpu / All < MinGain) {
+    char Why[64];
+    std::snprintf(Why, sizeof(Why), "settled-accel[cpu-gain=%.2f%%]",
+                  100 * Cpu / All);
+    settleOrTryOne(Key, E, measured(E, E.Static, true), Why, false);
+    return;
+  }
+  E.Mixed = measured(E, E.Static, false);
+  E.Now = Phase::Mixed;
+}
+
+void ShareModel::recordMixed(const std::string &Key, Entry &E,
+                             double WallSeconds) {
+  E.MixedWall = WallSeconds;
+  // The probe measured the CPU pool on a sliver of the iterations (thread
+  // start-up, first touches): its speed on its mixed share can be far
+  // from that. Shares off by more than 10% are measured again.
+  std::vector<Share> Again = measured(E, E.Static, false);
+  if (E.Refinements < MaxRefinements && apart(Again, E.Mixed, 0.1)) {
+    ++E.Refinements;
+    E.Mixed = Again;
+    E.Now = Phase::Mixed;
+    return;
+  }
+  if (bothKinds(E)) {
+    E.Accel = measured(E, E.Static, true);
+    E.Now = Phase::Accel;
+  } else {
+    settleOrTryOne(Key, E, E.Mixed, "settled", true);
+  }
+}
+
+void ShareModel::recordAccel(const std::string &Key, Entry &E,
+                             double WallSeconds) {
+  E.AccelWall = WallSeconds;
+  // What mixed saves beyond MinGain of the accelerators' launch: one
+  // timed launch of each is that noisy (Himeno L's mixed launch measured
+  // 7.7 to 10.2 ms against 8.8 to 9.3), and a choice made on noise flips
+  // at the next run's verification, having moved the data twice and held
+  // host memory for the CPU's part meanwhile.
+  E.Gain = WallSeconds * (1 - MinGain) - E.MixedWall;
+  E.MoveCost = std::max(0.0, E.MoveWall - E.MixedWall);
+  // Mixed must win back the moving of the data to its boundaries (and
+  // back): as many launches are taken to follow as have been made so far.
+  bool Mixed = pays(E.Gain, E.MoveCost, E.Launches);
+  char Why[128];
+  std::snprintf(Why, sizeof(Why),
+                "settled-%s[accel=%.3fms,mixed=%.3fms,move=%.3fms]",
+                Mixed ? "mixed" : "accel", 1e3 * WallSeconds, 1e3 * E.MixedWall,
+                1e3 * E.MoveCost);
+  if (Mixed) {
+    E.Settled = E.Mixed;
+    E.Why = Why;
+    E.Now = Phase::Verify;
+  } else {
+    settleOrTryOne(Key, E, E.Accel, Why, true);
+  }
+}
+
 void ShareModel::record(const std::string &Key,
                         const std::vector<MemberUsage> &Usage,
                         double WallSeconds) {
@@ -423,120 +530,34 @@ void ShareModel::record(const std::string &Key,
   }
   if (E.Now == Phase::Follow)
     return;
-  bool AnyAccelerator = false, AnyOther = false;
   for (size_t I = 0; I < E.Candidates.size(); ++I) {
     size_t M = E.Candidates[I];
     if (M < Usage.size() && Usage[M].Iterations && Usage[M].BusySeconds > 0)
       E.Rate[I] = double(Usage[M].Iterations) / Usage[M].BusySeconds;
-    (E.Accelerator[I] ? AnyAccelerator : AnyOther) = true;
   }
-  auto Settle = [&](const std::vector<Share> &S, const char *Why) {
-    E.Settled = S;
-    E.Why = Why;
-    E.Now = Phase::Settled;
-  };
+  advance(Key, E, WallSeconds);
+}
+
+void ShareModel::advance(const std::string &Key, Entry &E, double WallSeconds) {
   switch (E.Now) {
-  case Phase::Probe: {
-    // Accelerators alone (until they have run ProbeAfter), then a warm-up
-    // of the static shares (cold pages, caches and threads): not the speed.
-    if (E.ProbeLaunch == 0 && bothKinds(E) &&
-        (E.AccelAlone += WallSeconds) < ProbeAfter) {
-      // A launch mostly spent outside the accelerators' chunks (past the
-      // first two: loading, first touches) is bound by overheads, which the
-      // CPU pool only adds to: settled on the accelerators, where one of
-      // them alone may be tried (CG's kernels of microseconds never run
-      // ProbeAfter).
-      if (E.Launches > 2 && E.Overhead >= AloneOverhead) {
-        char Why[64];
-        std::snprintf(Why, sizeof(Why), "settled-accel[overhead=%.0f%%]",
-                      100 * E.Overhead);
-        // Timed where this launch ran the shares settled on (speeds within
-        // 10% of the static shares keep them): else one launch moves first.
-        std::vector<Share> S = measured(E, E.Static, true);
-        settleOrTryOne(Key, E, S, Why, !apart(S, E.Handed, 1e-9));
-        break;
-      }
-      E.Rate.assign(E.Rate.size(), 0);
-      break;
-    }
-    if (++E.ProbeLaunch < (bothKinds(E) ? 3 : 2)) {
-      E.Rate.assign(E.Rate.size(), 0);
-      break;
-    }
-    // The CPU pool's speed as a part of everyone's: below MinGain it cannot
-    // pay for the copies and the waiting it brings; no need to time it.
-    double All = 0, Cpu = 0;
-    bool AllKnown = true;
-    for (size_t I = 0; I < E.Rate.size(); ++I) {
-      (E.Accelerator[I] ? All : Cpu) += E.Rate[I];
-      AllKnown &= E.Rate[I] > 0;
-    }
-    All += Cpu;
-    if (AnyAccelerator && AnyOther && AllKnown && Cpu / All < MinGain) {
-      char Why[64];
-      std::snprintf(Why, sizeof(Why), "settled-accel[cpu-gain=%.2f%%]",
-                    100 * Cpu / All);
-      settleOrTryOne(Key, E, measured(E, E.Static, true), Why, false);
-      break;
-    }
-    E.Mixed = measured(E, E.Static, false);
-    E.Now = Phase::Mixed;
+  case Phase::Probe:
+    recordProbe(Key, E, WallSeconds);
     break;
-  }
   case Phase::Mixed: // this launch moved the data to the new boundaries
     // The first move (from the accelerators' layout) is the costly one: the
     // one a later run pays at its first launch.
     E.MoveWall = std::max(E.MoveWall, WallSeconds);
     E.Now = Phase::MixedTimed;
     break;
-  case Phase::MixedTimed: {
-    E.MixedWall = WallSeconds;
-    // The probe measured the CPU pool on a sliver of the iterations (thread
-    // start-up, first touches): its speed on its mixed share can be far
-    // from that. Shares off by more than 10% are measured again.
-    std::vector<Share> Again = measured(E, E.Static, false);
-    if (E.Refinements < MaxRefinements && apart(Again, E.Mixed, 0.1)) {
-      ++E.Refinements;
-      E.Mixed = Again;
-      E.Now = Phase::Mixed;
-      break;
-    }
-    if (AnyAccelerator && AnyOther) {
-      E.Accel = measured(E, E.Static, true);
-      E.Now = Phase::Accel;
-    } else {
-      settleOrTryOne(Key, E, E.Mixed, "settled", true);
-    }
+  case Phase::MixedTimed:
+    recordMixed(Key, E, WallSeconds);
     break;
-  }
   case Phase::Accel:
     E.Now = Phase::AccelTimed;
     break;
-  case Phase::AccelTimed: {
-    E.AccelWall = WallSeconds;
-    // What mixed saves beyond MinGain of the accelerators' launch: one
-    // timed launch of each is that noisy (Himeno L's mixed launch measured
-    // 7.7 to 10.2 ms against 8.8 to 9.3), and a choice made on noise flips
-    // at the next run's verification, having moved the data twice and held
-    // host memory for the CPU's part meanwhile.
-    E.Gain = WallSeconds * (1 - MinGain) - E.MixedWall;
-    E.MoveCost = std::max(0.0, E.MoveWall - E.MixedWall);
-    // Mixed must win back the moving of the data to its boundaries (and
-    // back): as many launches are taken to follow as have been made so far.
-    bool Mixed = pays(E.Gain, E.MoveCost, E.Launches);
-    char Why[128];
-    std::snprintf(Why, sizeof(Why),
-                  "settled-%s[accel=%.3fms,mixed=%.3fms,move=%.3fms]",
-                  Mixed ? "mixed" : "accel", 1e3 * WallSeconds,
-                  1e3 * E.MixedWall, 1e3 * E.MoveCost);
-    if (Mixed) {
-      Settle(E.Mixed, Why);
-      E.Now = Phase::Verify;
-    } else {
-      settleOrTryOne(Key, E, E.Accel, Why, true);
-    }
+  case Phase::AccelTimed:
+    recordAccel(Key, E, WallSeconds);
     break;
-  }
   case Phase::Verify: // this launch moved the data back to mixed boundaries
     E.Now = Phase::VerifyTimed;
     break;
