@@ -37,12 +37,14 @@
 #ifndef HETERO_DATALAYER_H
 #define HETERO_DATALAYER_H
 
+#include "hetero/HeldMutex.h"
 #include "hetero/LaneReads.h"
 #include "hetero/MemoryNode.h"
 #include "hetero/RangeSet.h"
 #include "hetero/Status.h"
 
 #include <atomic>
+#include <cassert>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -330,9 +332,13 @@ private:
   /// A loadRange() question about one buffer: (offset, bytes, stride,
   /// count, signed).
   using ScanKey = std::tuple<uint64_t, unsigned, uint64_t, uint64_t, bool>;
-  using Lock = std::lock_guard<std::mutex>;
+  using Lock = std::lock_guard<HeldMutex>;
 
-  // The helpers below run under Mutex, taken by the public functions.
+  // The helpers below run under Mutex, taken by the public functions (the
+  // *Locked ones assert it).
+  void assertHeld() const {
+    assert(Mutex.heldHere() && "a DataLayer helper ran without its Mutex");
+  }
   Buffer *lookup(uintptr_t P) const;
   Buffer *lookupForPointer(uintptr_t P) const;
   Buffer *byId(BufferId Id) const;
@@ -460,7 +466,7 @@ private:
   NodeId Home = HostNode;
   std::vector<NodeId> Spread;
   uint64_t Epoch = 1; // newEpoch()
-  mutable std::mutex Mutex;
+  mutable HeldMutex Mutex;
   /// loadRange() answers kept per buffer (the windows of a few share
   /// choices, a few buffers each).
   static constexpr size_t MaxScansPerBuffer = 64;
@@ -477,12 +483,12 @@ private:
       ScanQueued; // queued or running: not queued twice
   bool ScanStop = false;
   bool ScanBusy = false;
-  std::condition_variable ScanWake, ScanIdle;
+  std::condition_variable_any ScanWake, ScanIdle;
   std::thread ScanThread; // started by the first background read
   uint64_t NextGeneration = 0;
   /// Reads and scans job J in pieces, taking the lock L for each piece's
   /// copy only; false when the buffer went away or was written meanwhile.
-  bool runScan(const ScanJob &J, std::unique_lock<std::mutex> &L, int64_t &Min,
+  bool runScan(const ScanJob &J, std::unique_lock<HeldMutex> &L, int64_t &Min,
                int64_t &Max);
   void scanLoop();
   static ScanKey scanKey(const ScanJob &J);

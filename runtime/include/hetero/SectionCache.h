@@ -40,7 +40,9 @@
 
 #include "hetero/ChunkPlan.h"
 #include "hetero/DataLayer.h"
+#include "hetero/HeldMutex.h"
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <list>
@@ -91,7 +93,7 @@ private:
     std::vector<MemoryRead> Reads;
     Shared Sections;
   };
-  mutable std::mutex Mutex;
+  mutable HeldMutex Mutex;
   std::list<Entry> Entries; // most recently used first
   /// Entries' places in Entries, by descriptor.
   std::unordered_map<const KernelDescriptor *,

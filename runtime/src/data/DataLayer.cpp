@@ -419,6 +419,7 @@ Status DataLayer::copy(void *DstPtr, const void *SrcPtr, uint64_t Size) {
 //---------------------------------------------------------------===//
 
 Status DataLayer::translateLocked(NodeId N, uintptr_t P, uintptr_t &Out) {
+  assertHeld();
   Out = P;
   if (N == HostNode || !P)
     return Status();
@@ -611,6 +612,7 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
 
 Status DataLayer::makeValidLocked(NodeId N, Buffer &B, uint64_t Lo,
                                   uint64_t Hi) {
+  assertHeld();
   Hi = std::min(Hi, B.Size);
   noteUseLocked(N, B, Lo, Hi); // kept there for this launch (evictLocked)
   if (B.Valid[N].contains(Lo, Hi))
@@ -709,6 +711,7 @@ Status DataLayer::prepareChunk(NodeId N, const std::vector<ChunkNeed> &Needs,
 
 void DataLayer::markWrittenLocked(NodeId N, Buffer &B, uint64_t Lo,
                                   uint64_t Hi) {
+  assertHeld();
   if (B.ReadOnly)
     return; // valid everywhere, for good
   B.Scans.clear();
@@ -735,6 +738,7 @@ RangeSet DataLayer::validOn(NodeId N, BufferId Id) const {
 
 RangeSet DataLayer::elsewhereLocked(NodeId N, const Buffer &B,
                                     const Range &R) const {
+  assertHeld();
   RangeSet Elsewhere;
   for (size_t S = 0; S < Nodes.size(); ++S)
     if (NodeId(S) != N)
@@ -745,6 +749,7 @@ RangeSet DataLayer::elsewhereLocked(NodeId N, const Buffer &B,
 
 RangeSet DataLayer::validOnlyOnLocked(NodeId N, const Buffer &B, uint64_t Lo,
                                       uint64_t Hi) const {
+  assertHeld();
   RangeSet Only;
   for (const Range &R : B.Valid[N].intersect(Lo, Hi))
     for (const Range &M : elsewhereLocked(N, B, R).missing(R.Lo, R.Hi))
@@ -767,6 +772,7 @@ uint64_t DataLayer::bytesMissing(NodeId N, BufferId Id,
 
 uint64_t DataLayer::bytesMissingLocked(NodeId N, const Buffer &B,
                                        const RangeSet &R) const {
+  assertHeld();
   uint64_t Missing = 0;
   for (const Range &G : R.ranges())
     for (const Range &M : B.Valid[N].missing(G.Lo, G.Hi))

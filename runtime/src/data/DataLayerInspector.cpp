@@ -15,7 +15,7 @@ namespace hetero {
 bool DataLayer::loadRange(uintptr_t Addr, unsigned Bytes, uint64_t Stride,
                           uint64_t Count, bool Signed, int64_t &Min,
                           int64_t &Max) {
-  std::unique_lock<std::mutex> L(Mutex);
+  std::unique_lock<HeldMutex> L(Mutex);
   uint64_t Span;
   if (Scanning == ScanMode::Off || !Count ||
       (Bytes != 1 && Bytes != 2 && Bytes != 4 && Bytes != 8) ||
@@ -107,7 +107,7 @@ bool DataLayer::readForScan(Buffer &B, uint64_t Off, unsigned char *Dst,
   return readDirect(B, Off, Dst, Len, Read) && Read.ok();
 }
 
-bool DataLayer::runScan(const ScanJob &J, std::unique_lock<std::mutex> &L,
+bool DataLayer::runScan(const ScanJob &J, std::unique_lock<HeldMutex> &L,
                         int64_t &Min, int64_t &Max) {
   // In pieces of ScanPiece bytes: the lock is held while one is copied (a
   // few hundred microseconds from a GPU), not while it is scanned.
@@ -141,7 +141,7 @@ bool DataLayer::runScan(const ScanJob &J, std::unique_lock<std::mutex> &L,
 }
 
 void DataLayer::scanLoop() {
-  std::unique_lock<std::mutex> L(Mutex);
+  std::unique_lock<HeldMutex> L(Mutex);
   for (;;) {
     ScanWake.wait(L, [&] { return ScanStop || !ScanQueue.empty(); });
     if (ScanStop)
@@ -166,7 +166,7 @@ void DataLayer::setScanMode(ScanMode M) {
 }
 
 void DataLayer::waitForScans() {
-  std::unique_lock<std::mutex> L(Mutex);
+  std::unique_lock<HeldMutex> L(Mutex);
   ScanIdle.wait(L, [&] { return ScanQueue.empty() && !ScanBusy; });
 }
 

@@ -80,6 +80,7 @@ LaneOrder DataLayer::ordered(NodeId W, NodeId S) {
 
 Status DataLayer::settleLaneReadersLocked(NodeId N, BufferId Id, uint64_t Lo,
                                           uint64_t Hi, bool InLane) {
+  assertHeld();
   if (Reads.empty())
     return Status();
   // Reads whose lanes were waited for without the layer (a chunk's own
@@ -117,6 +118,7 @@ bool DataLayer::outsideBatch() const {
 }
 
 Status DataLayer::waitQueuedLocked(NodeId N) {
+  assertHeld();
   if (size_t(N) >= QueuedInto.size() || QueuedInto[N].empty())
     return Status();
   TraceSpan Wait("host", "wait", "");
@@ -147,6 +149,7 @@ void DataLayer::setSettler(Settler S) {
 }
 
 Status DataLayer::settleLocked(NodeId N, const char *Why) {
+  assertHeld();
   if (N != HostNode && Settle)
     if (Status S = Settle(N, Why); !S)
       return S;
@@ -155,6 +158,7 @@ Status DataLayer::settleLocked(NodeId N, const char *Why) {
 }
 
 Status DataLayer::waitAllQueuedLocked() {
+  assertHeld();
   Status First;
   for (NodeId N = 0; size_t(N) < QueuedInto.size(); ++N)
     if (Status S = waitQueuedLocked(N); !S && First)

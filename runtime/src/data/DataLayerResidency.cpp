@@ -149,6 +149,7 @@ uint64_t DataLayer::evictionBlock(NodeId N) const {
 }
 
 void DataLayer::noteUseLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
+  assertHeld();
   B.UsedAt[N] = Epoch;
   if (!Nodes[N]->backingGranule() || Lo >= Hi)
     return;
@@ -160,6 +161,7 @@ void DataLayer::noteUseLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
 }
 
 Status DataLayer::backLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
+  assertHeld();
   noteUseLocked(N, B, Lo, Hi);
   uint64_t G = Nodes[N]->backingGranule();
   if (!G || B.External || Lo >= Hi)
@@ -230,12 +232,14 @@ void DataLayer::willUse(
 }
 
 void DataLayer::willUseLocked(NodeId N, Buffer &B, const RangeSet &Used) {
+  assertHeld();
   B.UsedAt[N] = Epoch;
   for (const Range &R : Used.ranges())
     noteUseLocked(N, B, R.Lo, std::min(R.Hi, B.Size));
 }
 
 RangeSet DataLayer::evictableLocked(NodeId N, const Buffer &B) const {
+  assertHeld();
   RangeSet Out;
   if (B.UsedAt[N] != Epoch) {
     Out = B.Backed[N];
@@ -255,6 +259,7 @@ RangeSet DataLayer::evictableLocked(NodeId N, const Buffer &B) const {
 }
 
 Status DataLayer::evictLocked(NodeId N, uint64_t Bytes) {
+  assertHeld();
   struct Victim {
     Buffer *B;
     RangeSet Ranges;

@@ -26,6 +26,7 @@ bool SectionCache::Key::operator==(const Key &O) const {
 
 std::list<SectionCache::Entry>::iterator
 SectionCache::findLocked(const Key &K) {
+  assert(Mutex.heldHere() && "SectionCache::findLocked without its Mutex");
   auto Of = ByDesc.find(K.Desc);
   if (Of == ByDesc.end())
     return Entries.end();
@@ -36,6 +37,7 @@ SectionCache::findLocked(const Key &K) {
 }
 
 void SectionCache::eraseLocked(std::list<Entry>::iterator It) {
+  assert(Mutex.heldHere() && "SectionCache::eraseLocked without its Mutex");
   auto Of = ByDesc.find(It->K.Desc);
   std::vector<std::list<Entry>::iterator> &Places = Of->second;
   Places.erase(std::find(Places.begin(), Places.end(), It));
@@ -45,7 +47,7 @@ void SectionCache::eraseLocked(std::list<Entry>::iterator It) {
 }
 
 bool SectionCache::find(const Key &K, const DataLayer &Layer, Shared &Out) {
-  std::lock_guard<std::mutex> L(Mutex);
+  std::lock_guard<HeldMutex> L(Mutex);
   auto It = findLocked(K);
   if (It == Entries.end())
     return false;
@@ -71,7 +73,7 @@ bool SectionCache::find(const Key &K, const DataLayer &Layer, Shared &Out) {
 
 void SectionCache::store(Key K, std::vector<SectionLookup> Lookups,
                          std::vector<MemoryRead> Reads, Shared Sections) {
-  std::lock_guard<std::mutex> L(Mutex);
+  std::lock_guard<HeldMutex> L(Mutex);
   if (auto It = findLocked(K); It != Entries.end())
     eraseLocked(It);
   const KernelDescriptor *Desc = K.Desc;
@@ -83,7 +85,7 @@ void SectionCache::store(Key K, std::vector<SectionLookup> Lookups,
 }
 
 size_t SectionCache::size() const {
-  std::lock_guard<std::mutex> L(Mutex);
+  std::lock_guard<HeldMutex> L(Mutex);
   return Entries.size();
 }
 
