@@ -4,7 +4,7 @@ and under hetero, in the same invocation on the same machine, repeated. For
 every run it records the example's own timed region (its rate on stderr), the
 whole process's wall time and its peak RSS; prints a table of medians and
 ratios to the baseline, checks the answers agree, writes bench.csv and, with
---plot, bench.png (bar_plot.py); with --trace, one HETERO_TRACE
+--plot, bench.svg (bar_plot.py); with --trace, one HETERO_TRACE
 timeline per case and hetero configuration (trace-plot.py draws it); with
 --kernels, each kernel's time on the GPU under stock and under hetero on one
 GPU, from Nsight Compute (bench_kernels.py: kernels.csv).
@@ -23,7 +23,7 @@ Configurations:
   hetero-gpus  hetero over the GPUs only (HETERO_MEMBERS)
   hetero-gpus<n>  hetero over the first n GPUs only (speed-up against the
                GPU count: with two or more such configurations, --plot also
-               draws scaling.png)
+               draws scaling.svg)
   hetero-cpu   hetero, the CPU pool only
   <hetero config>-split<k>  the same with each GPU presented as k members
                (HETERO_GPU_SPLIT=k; hetero-gpus-split2 lists cuda:<n>.<p>)
@@ -316,7 +316,7 @@ def trace_case(case, configs, argv, gpus, out, here):
             sys.exit("bench: traced run of %s %s failed" % (case, cfg))
         if os.path.exists(plotter):
             subprocess.run([sys.executable, plotter, path,
-                            path[:-len(".json")] + ".png", "--title",
+                            path[:-len(".json")] + ".svg", "--title",
                             "%s, %s" % (case, cfg)], check=False)
 
 
@@ -340,7 +340,7 @@ def main():
     p.add_argument("--trace", action="store_true",
                    help="after the timed repetitions, one more run of each "
                    "case per hetero configuration with HETERO_TRACE: "
-                   "trace-<case>-<config>.json and .png in --out (not timed)")
+                   "trace-<case>-<config>.json and .svg in --out (not timed)")
     p.add_argument("--kernels", action="store_true",
                    help="after the timed repetitions, each case once under "
                    "ncu with stock and with hetero on one GPU: per-kernel "
@@ -475,8 +475,8 @@ def main():
         w.writerows(rows)
     print("bench: %s" % os.path.join(a.out, "bench.csv"))
     if a.plot:
-        plot(rows, configs, os.path.join(a.out, "bench.png"))
-        plot_scaling(rows, gpus, os.path.join(a.out, "scaling.png"))
+        plot(rows, configs, os.path.join(a.out, "bench.svg"))
+        plot_scaling(rows, gpus, os.path.join(a.out, "scaling.svg"))
     return 0 if all(r["same_answer"] for r in rows) else 1
 
 

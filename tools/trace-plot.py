@@ -1,23 +1,25 @@
 #!/usr/bin/env python3
-#===- tools/trace-plot.py - Draw a HETERO_TRACE timeline as a PNG --------===#
+#===- tools/trace-plot.py - Draw a HETERO_TRACE timeline as an SVG -------===#
 #
 # hetero writes a timeline of a run to the file named by HETERO_TRACE, in the
 # Chrome trace event format that Perfetto (ui.perfetto.dev) and
-# chrome://tracing open interactively.  Those need a browser and the file on
-# a desktop; on a GPU machine, in a CI log or in a bug report a picture is
-# quicker.  This script draws such a file to a PNG: one lane per thread or
-# member, chunks coloured by kernel, copies by direction, waits in grey,
-# launches as outlines, and each lane's busy share at the right, so that
-# where a GPU sits idle shows at a glance.
+# chrome://tracing open interactively.  Those need the whole trace loaded
+# into a browser tab; on a GPU machine, in a CI log or in a bug report a
+# picture is quicker.  This script draws such a file to an SVG, which any
+# browser opens: one lane per thread or member, chunks coloured by kernel,
+# copies by direction, waits in grey, launches as outlines, and each lane's
+# busy share at the right, so that where a GPU sits idle shows at a glance.
+# Hovering over a rectangle shows its event's name and duration.
 #
 # matplotlib is not available where hetero runs and nothing may be installed
-# there, so the PNG encoder (zlib + struct) and a 5x7 bitmap font are part of
-# this file, which needs nothing beyond the Python 3 standard library.
+# there, so this file needs nothing beyond the Python 3 standard library; it
+# is installed alone (as bin/hetero-trace-plot), so it imports nothing from
+# beside it.  bar_plot.py uses its Svg writer and axis ticks.
 #
 #===----------------------------------------------------------------------===#
-"""Draw a hetero timeline (Chrome trace event JSON) to a PNG.
+"""Draw a hetero timeline (Chrome trace event JSON) to an SVG.
 
-usage: trace-plot.py TRACE.json OUT.png [--width PX] [--from MS] [--to MS]
+usage: trace-plot.py TRACE.json OUT.svg [--width PX] [--from MS] [--to MS]
                      [--title TEXT]
        trace-plot.py --self-test
 
@@ -27,11 +29,11 @@ events ("ph":"X") and begin/end pairs ("ph":"B"/"E", nested per pid/tid) are
 drawn; thread_name/process_name metadata ("ph":"M") label the lanes; other
 phases are ignored.  Times are "ts"/"dur" in microseconds; the plot shows
 milliseconds relative to the first event, and --from/--to select a window in
-that scale.
+that scale.  An OUT name ending in .png is refused: the output is SVG.
 
 Exit status: 0 on success, 2 for a usage error or an unreadable, empty or
 malformed trace (one line on stderr: "trace-plot: <file>: <what is wrong>"),
-1 when the PNG cannot be written or the self-test fails.
+1 when the SVG cannot be written or the self-test fails.
 """
 
 import argparse
@@ -42,9 +44,9 @@ import json
 import math
 import os
 import re
-import struct
 import sys
 import tempfile
+import xml.etree.ElementTree as ElementTree
 import zlib
 
 # Colours (RGB).
@@ -75,20 +77,21 @@ KERNEL_PALETTE = (
     (160, 220, 110), (170, 195, 240),
 )
 
-# Geometry in pixels.
-MARGIN = 10
-GLYPH_W = 5
-GLYPH_ROWS = 8          # 7 rows above the baseline, 1 for descenders
-CAP_H = 7
-ADVANCE = 6             # glyph width plus one column of spacing
-LINE_H = 12
-TITLE_SCALE = 2
+# Geometry in SVG user units (pixels).  Text is monospace, so its width can
+# be planned without font metrics: a character is about 0.6 of the size.
+FONT = "DejaVu Sans Mono,Menlo,Consolas,monospace"
+FONT_SIZE = 11
+TITLE_SIZE = 16
+CHAR_W = 0.6            # advance per character, in units of the font size
+LINE_H = 14
 LANE_H = 20
 LANE_PITCH = 22
+MARGIN = 10
 TICK_LEN = 4
 LABEL_GAP = 14          # between the lane labels and the plot
 BUSY_GAP = 12           # between the plot and the busy column
 SWATCH_W = 12
+SWATCH_H = 9
 LEGEND_GAP = 14
 MAX_LABEL_CHARS = 28
 MAX_LEGEND_KERNELS = 24
@@ -97,49 +100,10 @@ MAX_WIDTH = 20000
 MIN_SPAN_US = 1.0
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 KERNEL_PREFIX = re.compile(r"^__omp_offloading_[^_]+_[^_]+_")
 RANGE_SUFFIX = re.compile(r"\s*(\[[^\[\]]*[\)\]]|\(whole\))\s*$")
-
-# A 5x7 font with a descender row, printable ASCII from ' ' (32) to '~'
-# (126).  Each glyph is 8 rows of 2 hex digits; bit 4 is the leftmost column.
-_FONT_HEX = (
-    "0000000000000000", "0404040404000400", "0a0a0a0000000000",  # ' ' '!' '"'
-    "0a0a1f0a1f0a0a00", "040f140e051e0400", "1819020408130300",  # '#' '$' '%'
-    "0c12140815120d00", "0404080000000000", "0204080808040200",  # '&' "'" '('
-    "0804020202040800", "0004150e15040000", "0004041f04040000",  # ')' '*' '+'
-    "00000000000c0408", "0000001f00000000", "00000000000c0c00",  # ',' '-' '.'
-    "0001020408100000", "0e11131519110e00", "040c040404040e00",  # '/' '0' '1'
-    "0e11010204081f00", "1f02040201110e00", "02060a121f020200",  # '2' '3' '4'
-    "1f101e0101110e00", "0608101e11110e00", "1f01020408080800",  # '5' '6' '7'
-    "0e11110e11110e00", "0e11110f01020c00", "000c0c000c0c0000",  # '8' '9' ':'
-    "000c0c000c040800", "0204081008040200", "00001f001f000000",  # ';' '<' '='
-    "0804020102040800", "0e11010204000400", "0e11010d15150e00",  # '>' '?' '@'
-    "0e11111f11111100", "1e11111e11111e00", "0e11101010110e00",  # 'A' 'B' 'C'
-    "1c12111111121c00", "1f10101e10101f00", "1f10101e10101000",  # 'D' 'E' 'F'
-    "0e11101711110f00", "1111111f11111100", "0e04040404040e00",  # 'G' 'H' 'I'
-    "0702020202120c00", "1112141814121100", "1010101010101f00",  # 'J' 'K' 'L'
-    "111b151511111100", "1111191513111100", "0e11111111110e00",  # 'M' 'N' 'O'
-    "1e11111e10101000", "0e11111115120d00", "1e11111e14121100",  # 'P' 'Q' 'R'
-    "0f10100e01011e00", "1f04040404040400", "1111111111110e00",  # 'S' 'T' 'U'
-    "11111111110a0400", "1111111515150a00", "11110a040a111100",  # 'V' 'W' 'X'
-    "11110a0404040400", "1f01020408101f00", "0e08080808080e00",  # 'Y' 'Z' '['
-    "0010080402010000", "0e02020202020e00", "040a110000000000",  # '\\' ']' '^'
-    "000000000000001f", "0804020000000000", "00000e010f110f00",  # '_' '`' 'a'
-    "10101e1111111e00", "00000e1010110e00", "01010f1111110f00",  # 'b' 'c' 'd'
-    "00000e111f100e00", "0609081c08080800", "00000f11110f010e",  # 'e' 'f' 'g'
-    "1010161911111100", "04000c0404040e00", "020006020202120c",  # 'h' 'i' 'j'
-    "1010121418141200", "0c04040404040e00", "00001a1515151500",  # 'k' 'l' 'm'
-    "0000161911111100", "00000e1111110e00", "00001e11111e1010",  # 'n' 'o' 'p'
-    "00000f11110f0101", "0000161910101000", "00000f100e011e00",  # 'q' 'r' 's'
-    "08081c0808090600", "0000111111130d00", "00001111110a0400",  # 't' 'u' 'v'
-    "0000111115150a00", "0000110a040a1100", "00001111110f010e",  # 'w' 'x' 'y'
-    "00001f0204081f00", "0204040804040200", "0404040404040400",  # 'z' '{' '|'
-    "0804040204040800", "0000081502000000",  # '}' '~'
-)
-FONT = tuple(bytes.fromhex(glyph) for glyph in _FONT_HEX)
-FONT_FIRST = 32
-FONT_FALLBACK = ord("?") - FONT_FIRST
+# Characters XML 1.0 does not allow (a thread name may hold anything).
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 class TraceError(Exception):
@@ -553,16 +517,17 @@ def format_ms(value, decimals):
 
 
 # ---------------------------------------------------------------------------
-# Raster canvas, text and PNG
+# SVG
 # ---------------------------------------------------------------------------
 
-def text_width(text, scale=1):
-    """Width in pixels of text drawn with the built-in font."""
-    return max(0, len(text) * ADVANCE * scale - scale)
+def text_width(text, size=FONT_SIZE):
+    """Planned width of text in the monospace font at size."""
+    return len(text) * size * CHAR_W
 
 
 def clip_text(text, max_chars):
     """text cut to max_chars characters, ending in '..' when cut."""
+    max_chars = int(max_chars)
     if max_chars <= 0:
         return ""
     if len(text) <= max_chars:
@@ -570,6 +535,11 @@ def clip_text(text, max_chars):
     if max_chars <= 2:
         return text[:max_chars]
     return text[:max_chars - 2] + ".."
+
+
+def css(colour):
+    """'#rrggbb' of an (r, g, b) colour."""
+    return "#%02x%02x%02x" % tuple(colour)
 
 
 def darker(colour):
@@ -584,163 +554,82 @@ def text_colour_on(colour):
     return TEXT if luma > 140 else BACKGROUND
 
 
-class Canvas:
-    """An RGB raster with the few drawing operations the plot needs."""
+def escape(text):
+    """text (or a number) for SVG content or an attribute value: &, <, >
+    and both quotes escaped, characters XML cannot hold shown as '?'."""
+    text = NOT_XML.sub("?", str(text))
+    return (text.replace("&", "&amp;").replace("<", "&lt;")
+            .replace(">", "&gt;").replace('"', "&quot;")
+            .replace("'", "&#39;"))
 
-    def __init__(self, width, height, colour):
-        """A width x height image filled with colour."""
+
+class Svg:
+    """An SVG document built element by element.  A shape's class (cls) is
+    what the self-tests look for when they read the file back; title is a
+    tooltip."""
+
+    def __init__(self, width, height, background=BACKGROUND):
+        """A width x height drawing on a background rectangle."""
         self.width = width
         self.height = height
-        self.pixels = bytearray(bytes(colour) * (width * height))
+        self.elements = []
+        self.rect(0, 0, width, height, background, "background")
 
-    def fill_rect(self, x0, y0, x1, y1, colour):
-        """Fill [x0, x1) x [y0, y1), clipped to the image."""
-        x0 = max(0, x0)
-        y0 = max(0, y0)
-        x1 = min(self.width, x1)
-        y1 = min(self.height, y1)
-        if x0 >= x1 or y0 >= y1:
+    def element(self, tag, body=None, **attrs):
+        """Append <tag attrs>body</tag> (body already escaped).  None
+        attributes are left out, numbers keep two decimals; class_ is
+        written class, font_size font-size."""
+        head = tag
+        for key, value in attrs.items():
+            if isinstance(value, (int, float)):
+                value = ("%.2f" % value).rstrip("0").rstrip(".")
+            if value is not None:
+                head += ' %s="%s"' % (key.rstrip("_").replace("_", "-"),
+                                      escape(value))
+        self.elements.append("<%s/>" % head if body is None
+                             else "<%s>%s</%s>" % (head, body, tag))
+
+    def rect(self, x0, y0, x1, y1, colour, cls=None, title=None):
+        """Fill [x0, x1) x [y0, y1)."""
+        self.element("rect", title and "<title>%s</title>" % escape(title),
+                     x=x0, y=y0, width=x1 - x0, height=y1 - y0,
+                     fill=css(colour), class_=cls)
+
+    def outline(self, x0, y0, x1, y1, colour, cls=None, title=None):
+        """A one-unit outline inside [x0, x1) x [y0, y1); a box too small
+        to show an inside is filled."""
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            self.rect(x0, y0, x1, y1, colour, cls, title)
             return
-        row = bytes(colour) * (x1 - x0)
-        stride = self.width * 3
-        offset = y0 * stride + x0 * 3
-        for _ in range(y0, y1):
-            self.pixels[offset:offset + len(row)] = row
-            offset += stride
+        self.element("rect", title and "<title>%s</title>" % escape(title),
+                     x=x0 + 0.5, y=y0 + 0.5, width=x1 - x0 - 1,
+                     height=y1 - y0 - 1, fill="none", stroke=css(colour),
+                     class_=cls)
 
-    def outline_rect(self, x0, y0, x1, y1, colour):
-        """One-pixel outline of [x0, x1) x [y0, y1)."""
-        self.fill_rect(x0, y0, x1, y0 + 1, colour)
-        self.fill_rect(x0, y1 - 1, x1, y1, colour)
-        self.fill_rect(x0, y0, x0 + 1, y1, colour)
-        self.fill_rect(x1 - 1, y0, x1, y1, colour)
+    def text(self, x, top, text, colour, size=FONT_SIZE, anchor=None,
+             cls=None, upwards=False):
+        """text with its capitals' top at about (x, top); anchor 'middle'
+        or 'end' puts x there instead of at its start.  upwards: turned a
+        quarter, to read from (x, top) up."""
+        turn = "rotate(-90 %.2f %.2f)" % (x, top) if upwards else None
+        self.element("text", escape(text), x=x,
+                     y=top if upwards else top + 0.8 * size,
+                     fill=css(colour), font_size=size, text_anchor=anchor,
+                     transform=turn, class_=cls)
 
-    def pixel(self, x, y):
-        """The (r, g, b) at x, y."""
-        offset = (y * self.width + x) * 3
-        return tuple(self.pixels[offset:offset + 3])
+    def document(self):
+        """The SVG file's text."""
+        return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+                '<svg xmlns="http://www.w3.org/2000/svg" width="%d" '
+                'height="%d" font-family="%s" font-size="%d" '
+                'shape-rendering="crispEdges">\n%s\n</svg>\n'
+                % (math.ceil(self.width), math.ceil(self.height), FONT,
+                   FONT_SIZE, "\n".join(self.elements)))
 
-    def text(self, x, y, text, colour, scale=1):
-        """Draw text with its top-left corner at x, y; return the x after
-        it.  Characters outside printable ASCII draw as '?'."""
-        for char in text:
-            index = ord(char) - FONT_FIRST
-            if not 0 <= index < len(FONT):
-                index = FONT_FALLBACK
-            for row, bits in enumerate(FONT[index]):
-                if not bits:
-                    continue
-                for column in range(GLYPH_W):
-                    if bits & (0x10 >> column):
-                        px = x + column * scale
-                        py = y + row * scale
-                        self.fill_rect(px, py, px + scale, py + scale,
-                                       colour)
-            x += ADVANCE * scale
-        return x
-
-    def png(self):
-        """The image encoded as an 8-bit RGB PNG."""
-        return encode_png(self.width, self.height, self.pixels)
-
-
-def _png_chunk(tag, data):
-    """One PNG chunk: length, tag, data, CRC."""
-    crc = zlib.crc32(tag + data) & 0xFFFFFFFF
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", crc)
-
-
-def encode_png(width, height, rgb):
-    """PNG bytes of an 8-bit RGB image given as rows of width*3 bytes."""
-    stride = width * 3
-    raw = bytearray()
-    for y in range(height):
-        raw.append(0)                       # filter type None
-        raw += rgb[y * stride:(y + 1) * stride]
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (PNG_SIGNATURE + _png_chunk(b"IHDR", header)
-            + _png_chunk(b"IDAT", zlib.compress(bytes(raw), 6))
-            + _png_chunk(b"IEND", b""))
-
-
-def _paeth(left, up, up_left):
-    """The PNG Paeth predictor."""
-    estimate = left + up - up_left
-    d_left = abs(estimate - left)
-    d_up = abs(estimate - up)
-    d_up_left = abs(estimate - up_left)
-    if d_left <= d_up and d_left <= d_up_left:
-        return left
-    return up if d_up <= d_up_left else up_left
-
-
-def decode_png(data):
-    """(width, height, rows) of an 8-bit RGB, non-interlaced PNG, rows being
-    unfiltered bytearrays; raise ValueError saying what is wrong."""
-    if not data.startswith(PNG_SIGNATURE):
-        raise ValueError("no PNG signature")
-    pos = len(PNG_SIGNATURE)
-    header = None
-    idat = bytearray()
-    ended = False
-    while pos < len(data):
-        if pos + 8 > len(data):
-            raise ValueError("truncated chunk header at byte %d" % pos)
-        length, tag = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        crc_bytes = data[pos + 8 + length:pos + 12 + length]
-        if len(body) != length or len(crc_bytes) != 4:
-            raise ValueError("truncated %r chunk" % tag)
-        crc = zlib.crc32(tag + body) & 0xFFFFFFFF
-        if struct.unpack(">I", crc_bytes)[0] != crc:
-            raise ValueError("bad CRC in %r chunk" % tag)
-        if tag == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif tag == b"IDAT":
-            idat += body
-        elif tag == b"IEND":
-            ended = True
-            break
-        pos += 12 + length
-    if header is None:
-        raise ValueError("no IHDR chunk")
-    if not ended:
-        raise ValueError("no IEND chunk")
-    width, height, depth, colour_type, _, _, interlace = header
-    if (depth, colour_type, interlace) != (8, 2, 0):
-        raise ValueError("IHDR says depth %d colour type %d interlace %d, "
-                         "expected 8, 2, 0" % (depth, colour_type, interlace))
-    try:
-        raw = zlib.decompress(bytes(idat))
-    except zlib.error as err:
-        raise ValueError("IDAT does not inflate: %s" % err) from None
-    stride = width * 3
-    if len(raw) != height * (stride + 1):
-        raise ValueError("IDAT inflates to %d bytes, expected %d rows of "
-                         "1 + %d" % (len(raw), height, stride))
-    rows = []
-    previous = bytearray(stride)
-    for y in range(height):
-        base = y * (stride + 1)
-        kind = raw[base]
-        line = bytearray(raw[base + 1:base + 1 + stride])
-        if kind > 4:
-            raise ValueError("row %d has filter type %d" % (y, kind))
-        for i in range(stride):
-            left = line[i - 3] if i >= 3 else 0
-            up = previous[i]
-            up_left = previous[i - 3] if i >= 3 else 0
-            if kind == 1:
-                line[i] = (line[i] + left) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + up) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 0xFF
-            elif kind == 4:
-                line[i] = (line[i] + _paeth(left, up, up_left)) & 0xFF
-        rows.append(line)
-        previous = line
-    return width, height, rows
+    def save(self, path):
+        """Write the document to path; raises OSError."""
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(self.document())
 
 
 # ---------------------------------------------------------------------------
@@ -751,7 +640,8 @@ class Layout:
     """Where everything goes: the window, the lanes, the axis, the legend.
 
     Times are trace microseconds; t_from/t_to bound the plotted window and
-    t_origin (the first event) is time 0 on the axis."""
+    t_origin (the first event) is time 0 on the axis.  y values of text are
+    the top of its line."""
 
     def __init__(self, trace, width, from_ms, to_ms, title):
         """Plan a plot of trace, width pixels wide; from_ms/to_ms (None for
@@ -802,15 +692,13 @@ class Layout:
                               if e.kind == "chunk")
 
         # Columns.
-        axis_name = "time (ms)"
+        self.axis_name = "time (ms)"
         label_w = max([text_width(label) for label in self.labels.values()]
-                      + [text_width(axis_name)])
-        self.axis_name = axis_name
+                      + [text_width(self.axis_name)])
         self.label_x = MARGIN
-        self.plot_x0 = MARGIN + label_w + LABEL_GAP
-        busy_w = text_width("100.0%")
+        self.plot_x0 = int(math.ceil(MARGIN + label_w + LABEL_GAP))
         self.busy_x1 = width - MARGIN
-        self.plot_x1 = self.busy_x1 - busy_w - BUSY_GAP
+        self.plot_x1 = int(self.busy_x1 - text_width("100.0%") - BUSY_GAP)
         if self.plot_x1 - self.plot_x0 < 100:
             raise TraceError("--width %d leaves no room for the plot next to "
                              "the lane labels" % width)
@@ -819,12 +707,12 @@ class Layout:
 
         # Rows.
         self.title_y = MARGIN
-        self.axis_top_y = self.title_y + GLYPH_ROWS * TITLE_SCALE + 10
+        self.axis_top_y = self.title_y + TITLE_SIZE + 8
         self.lanes_y0 = self.axis_top_y + LINE_H + TICK_LEN
         self.lane_top = {lane: self.lanes_y0 + i * LANE_PITCH
                          for i, lane in enumerate(trace.lanes)}
         self.lanes_y1 = self.lanes_y0 + len(trace.lanes) * LANE_PITCH
-        self.axis_bottom_y = self.lanes_y1 + TICK_LEN + 2
+        self.axis_bottom_y = self.lanes_y1 + TICK_LEN + 3
         self.legend_y = self.axis_bottom_y + LINE_H + 8
         self.legend = self._plan_legend()
         rows = 1 + max([row for row, _, _, _ in self.legend] + [0])
@@ -890,12 +778,13 @@ class Layout:
         return placed
 
     def x_of(self, t):
-        """Pixel x (float) of trace time t (microseconds)."""
+        """x (float) of trace time t (microseconds)."""
         return self.plot_x0 + (t - self.t_from) * self.px_per_us
 
     def x_span(self, start, end):
-        """[x0, x1) pixel columns of an interval, at least one wide, clipped
-        to the plot; None when it lies outside."""
+        """[x0, x1) whole pixel columns of an interval, at least one wide,
+        clipped to the plot; None when it lies outside.  Whole columns let
+        the many events that share one be drawn once."""
         if end < self.t_from or start > self.t_to:
             return None
         x0 = max(self.plot_x0, int(math.floor(self.x_of(start))))
@@ -904,7 +793,7 @@ class Layout:
         return (x0, max(x1, x0 + 1))
 
     def y_span(self, lane, kind):
-        """[y0, y1) pixel rows an event of the given kind uses in its lane."""
+        """[y0, y1) rows an event of the given kind uses in its lane."""
         top = self.lane_top[lane]
         if kind == "launch":
             return (top, top + LANE_H)
@@ -920,117 +809,134 @@ class Layout:
         return LANE_BACKGROUNDS[self.lane_index[lane] % 2]
 
 
-def draw_frame(canvas, layout):
+def draw_frame(svg, layout):
     """Title, lane backgrounds and labels, grid, axes and busy column."""
-    max_chars = (layout.width - 2 * MARGIN) // (ADVANCE * TITLE_SCALE)
-    canvas.text(MARGIN, layout.title_y, clip_text(layout.title, max_chars),
-                TEXT, TITLE_SCALE)
+    max_chars = (layout.width - 2 * MARGIN) // (TITLE_SIZE * CHAR_W)
+    svg.text(MARGIN, layout.title_y, clip_text(layout.title, max_chars),
+             TEXT, TITLE_SIZE, cls="title")
     for lane in layout.lanes:
         top = layout.lane_top[lane]
-        canvas.fill_rect(layout.plot_x0, top, layout.plot_x1, top + LANE_H,
-                         layout.lane_background(lane))
-        text_y = top + (LANE_H - CAP_H) // 2
-        canvas.text(layout.label_x, text_y, layout.labels[lane], TEXT)
-        busy = layout.busy[lane]
-        canvas.text(layout.busy_x1 - text_width(busy), text_y, busy, TEXT)
+        svg.rect(layout.plot_x0, top, layout.plot_x1, top + LANE_H,
+                 layout.lane_background(lane), "lane")
+        text_y = top + (LANE_H - 0.8 * FONT_SIZE) / 2
+        svg.text(layout.label_x, text_y, layout.labels[lane], TEXT,
+                 cls="label")
+        svg.text(layout.busy_x1, text_y, layout.busy[lane], TEXT,
+                 anchor="end", cls="busy")
     for _, x in layout.ticks:
-        canvas.fill_rect(x, layout.lanes_y0, x + 1, layout.lanes_y1, GRID)
-    frame = (layout.plot_x0 - 1, layout.lanes_y0 - 1, layout.plot_x1 + 1,
-             layout.lanes_y1 + 1)
-    canvas.outline_rect(*frame, FRAME)
+        svg.rect(x, layout.lanes_y0, x + 1, layout.lanes_y1, GRID, "grid")
+    svg.outline(layout.plot_x0 - 1, layout.lanes_y0 - 1, layout.plot_x1 + 1,
+                layout.lanes_y1 + 1, FRAME, "frame")
 
     for y in (layout.axis_top_y, layout.axis_bottom_y):
-        canvas.text(layout.label_x, y, layout.axis_name, DIM_TEXT)
-    header = "busy"
-    canvas.text(layout.busy_x1 - text_width(header), layout.axis_top_y,
-                header, DIM_TEXT)
+        svg.text(layout.label_x, y, layout.axis_name, DIM_TEXT, cls="axis")
+    svg.text(layout.busy_x1, layout.axis_top_y, "busy", DIM_TEXT,
+             anchor="end", cls="axis")
     last_right = -1
     for text, x in layout.ticks:
-        canvas.fill_rect(x, layout.lanes_y0 - 1 - TICK_LEN, x + 1,
-                         layout.lanes_y0 - 1, FRAME)
-        canvas.fill_rect(x, layout.lanes_y1 + 1, x + 1,
-                         layout.lanes_y1 + 1 + TICK_LEN, FRAME)
+        svg.rect(x, layout.lanes_y0 - 1 - TICK_LEN, x + 1,
+                 layout.lanes_y0 - 1, FRAME, "tick")
+        svg.rect(x, layout.lanes_y1 + 1, x + 1,
+                 layout.lanes_y1 + 1 + TICK_LEN, FRAME, "tick")
         label_w = text_width(text)
-        left = min(max(x - label_w // 2, layout.plot_x0 - 8),
+        left = min(max(x - label_w / 2, layout.plot_x0 - 8),
                    layout.plot_x1 + 8 - label_w)
         if left <= last_right + 6:
             continue                    # would run into the previous label
         for y in (layout.axis_top_y, layout.axis_bottom_y):
-            canvas.text(left, y, text, DIM_TEXT)
+            svg.text(left, y, text, DIM_TEXT, cls="tick")
         last_right = left + label_w
 
 
-def draw_events(canvas, layout):
+def _tooltip(event):
+    """An event's hover text: its name and duration."""
+    return "%s (%.3f ms)" % (event.name or event.cat or event.kind,
+                             (event.end - event.start) / 1000.0)
+
+
+def _uncovered(items, width):
+    """The (event, span, y0, y1) items, in paint order, that later items of
+    the same lane and rows do not cover entirely.  A raster just paints
+    over them; an SVG would keep every layer, and a trace of 10^6 short
+    events paints each pixel many times."""
+    covered = {}
+    shown = []
+    for item in reversed(items):
+        event, (x0, x1), y0, _ = item
+        columns = covered.setdefault((event.lane, y0), bytearray(width))
+        if columns.find(0, x0, x1) >= 0:
+            columns[x0:x1] = b"\x01" * (x1 - x0)
+            shown.append(item)
+    return shown[::-1]
+
+
+def draw_events(svg, layout):
     """Every visible event: fills first (chunks, copies, waits, others, by
-    start time), then launch outlines on top so waits inside stay visible."""
+    start time), then launch outlines on top so waits inside stay visible.
+    Each rectangle's class is its event's kind."""
     fills = []
     outlines = []
-    for event in layout.visible:
-        kind = event.kind
-        (outlines if kind == "launch" else fills).append((event, kind))
-    fills.sort(key=lambda item: item[0].start)
-    last_drawn = {}
-    for event, kind in fills:
+    for event in sorted(layout.visible, key=lambda event: event.start):
         span = layout.x_span(event.start, event.end)
-        if span is None:
-            continue
-        y0, y1 = layout.y_span(event.lane, kind)
+        if span is not None:
+            (outlines if event.kind == "launch" else fills).append(
+                (event, span) + layout.y_span(event.lane, event.kind))
+    for event, span, y0, y1 in _uncovered(fills, layout.plot_x1):
+        kind = event.kind
         colour = event_colour(event, kind, layout.kernel_colours)
-        failed = kind == "chunk" and event.args.get("failed") is True
-        # Many short events land on the same pixels; draw those once.
-        drawn = (span, colour, failed)
-        if last_drawn.get((event.lane, y0)) == drawn:
-            continue
-        last_drawn[(event.lane, y0)] = drawn
-        canvas.fill_rect(span[0], y0, span[1], y1, colour)
+        svg.rect(span[0], y0, span[1], y1, colour, kind, _tooltip(event))
         if (kind == "chunk" and span[1] - span[0] >= 4
                 and event.start >= layout.t_from):
             # A darker first column separates back-to-back chunks.
-            canvas.fill_rect(span[0], y0, span[0] + 1, y1, darker(colour))
-        _label_inside(canvas, event, kind, span, y0, y1, colour)
-        if failed:
-            canvas.outline_rect(span[0], y0, span[1], y1, FAILED_COLOUR)
-    for event, kind in outlines:
-        span = layout.x_span(event.start, event.end)
-        if span is None:
-            continue
-        y0, y1 = layout.y_span(event.lane, kind)
-        canvas.outline_rect(span[0], y0, span[1], y1, LAUNCH_COLOUR)
+            svg.rect(span[0], y0, span[0] + 1, y1, darker(colour), "edge")
+        _label_inside(svg, event, span, y0, y1, colour)
+        if kind == "chunk" and event.args.get("failed") is True:
+            svg.outline(span[0], y0, span[1], y1, FAILED_COLOUR, "failed")
+    last_span = {}
+    for event, span, y0, y1 in outlines:
+        # Launches shorter than a pixel: one outline per pixel column.
+        if last_span.get(event.lane) != span:
+            last_span[event.lane] = span
+            svg.outline(span[0], y0, span[1], y1, LAUNCH_COLOUR, "launch",
+                        _tooltip(event))
 
 
-def _label_inside(canvas, event, kind, span, y0, y1, colour):
+def _label_inside(svg, event, span, y0, y1, colour):
     """Write the event's name (or its kernel's) into its rectangle when the
     rectangle is wide and tall enough."""
-    if y1 - y0 < GLYPH_ROWS or span[1] - span[0] < 3 * ADVANCE:
+    size = min(FONT_SIZE, y1 - y0)
+    if size < 8:
         return
     room = span[1] - span[0] - 4
     candidates = [event.name]
-    if kind == "chunk":
+    if event.kind == "chunk":
         candidates.append(event.detail)
     for text in candidates:
-        if text and text_width(text) <= room:
-            y = y0 + max(0, (y1 - y0 - CAP_H) // 2)
-            canvas.text(span[0] + 2, y, text, text_colour_on(colour))
+        if text and text_width(text, size) <= room:
+            top = y0 + (y1 - y0 - 0.8 * size) / 2
+            svg.text(span[0] + 2, top, text, text_colour_on(colour), size,
+                     cls="event")
             return
 
 
-def draw_legend(canvas, layout):
+def draw_legend(svg, layout):
     """The colour key along the bottom."""
     for row, x, kind, (colour, text) in layout.legend:
         y = layout.legend_y + row * LINE_H
         if kind != "heading":
-            swatch = (x, y, x + SWATCH_W, y + CAP_H)
+            swatch = (x, y, x + SWATCH_W, y + SWATCH_H)
             if kind == "fill":
-                canvas.fill_rect(*swatch, colour)
+                svg.rect(*swatch, colour, "swatch")
             else:
-                canvas.outline_rect(*swatch, colour)
+                svg.outline(*swatch, colour, "swatch")
             x += SWATCH_W + 4
-        canvas.text(x, y, text, TEXT if kind != "heading" else DIM_TEXT)
+        svg.text(x, y, text, TEXT if kind != "heading" else DIM_TEXT,
+                 cls="legend")
 
 
 def render(trace, width=1600, from_ms=None, to_ms=None, title=None,
            source="trace"):
-    """Draw trace; return (Canvas, Layout).  The default title is source's
+    """Draw trace; return (Svg, Layout).  The default title is source's
     basename and the trace's span."""
     if title is None:
         span_ms = (trace.t_last - trace.t_first) / 1000.0
@@ -1042,11 +948,11 @@ def render(trace, width=1600, from_ms=None, to_ms=None, title=None,
         if trace.dropped:
             title += " (%d later events dropped)" % trace.dropped
     layout = Layout(trace, width, from_ms, to_ms, title)
-    canvas = Canvas(layout.width, layout.height, BACKGROUND)
-    draw_frame(canvas, layout)
-    draw_events(canvas, layout)
-    draw_legend(canvas, layout)
-    return canvas, layout
+    svg = Svg(layout.width, layout.height)
+    draw_frame(svg, layout)
+    draw_events(svg, layout)
+    draw_legend(svg, layout)
+    return svg, layout
 
 
 # ---------------------------------------------------------------------------
@@ -1058,52 +964,43 @@ def synthetic_trace_json():
     and host (tid 100); every category; B/E pairs, one nested; an instant
     and a counter event that must be ignored."""
     kernel = "__omp_offloading_10302_2a8e6c1_main_l88"
-    events = [
-        {"name": "process_name", "ph": "M", "pid": 1,
-         "args": {"name": "hetero"}},
-        {"name": "thread_name", "ph": "M", "pid": 1, "tid": 0,
-         "args": {"name": "cuda:0"}},
-        {"name": "thread_name", "ph": "M", "pid": 1, "tid": 1,
-         "args": {"name": "cpu"}},
-        {"name": "thread_name", "ph": "M", "pid": 1, "tid": 100,
-         "args": {"name": "host"}},
-        {"name": "launch main_l88", "cat": "launch", "ph": "X", "ts": 1000,
-         "dur": 1000, "pid": 1, "tid": 100, "args": {}},
-        {"name": "wait", "cat": "wait", "ph": "X", "ts": 1600, "dur": 200,
-         "pid": 1, "tid": 100, "args": {}},
-        {"name": "region", "cat": "phase", "ph": "B", "ts": 1020, "pid": 1,
-         "tid": 100},
-        {"name": "inner", "cat": "wait", "ph": "B", "ts": 1030, "pid": 1,
-         "tid": 100},
-        {"ph": "E", "ts": 1060, "pid": 1, "tid": 100},
-        {"ph": "E", "ts": 1080, "pid": 1, "tid": 100},
-        {"name": "h2d 1.0 MiB", "cat": "copy", "ph": "X", "ts": 1000,
-         "dur": 100, "pid": 1, "tid": 0,
-         "args": {"bytes": 1048576, "from": "host", "to": "cuda:0"}},
-        {"name": "main_l88 [0,8190)", "cat": "chunk", "ph": "X", "ts": 1100,
-         "dur": 500, "pid": 1, "tid": 0,
-         "args": {"kernel": kernel, "iterations": 8190, "launch": 3}},
-        {"name": "d2h 1.0 MiB", "cat": "copy", "ph": "X", "ts": 1500,
-         "dur": 200, "pid": 1, "tid": 0, "args": {}},
-        {"name": "saxpy_l12 [0,4096)", "cat": "chunk", "ph": "X",
-         "ts": 1750, "dur": 200, "pid": 1, "tid": 0,
-         "args": {"kernel": "__omp_offloading_10302_2a8e6c1_saxpy_l12"}},
-        {"name": "copy", "cat": "copy", "ph": "X", "ts": 1960, "dur": 30,
-         "pid": 1, "tid": 0, "args": {"from": "cuda:1", "to": "cuda:0"}},
-        {"name": "main_l88 [8190,10000)", "cat": "chunk", "ph": "B",
-         "ts": 1100, "pid": 1, "tid": 1, "args": {"kernel": kernel}},
-        {"ph": "E", "ts": 1500, "pid": 1, "tid": 1,
-         "args": {"iterations": 1810}},
-        {"name": "h2h 64 KiB", "cat": "copy", "ph": "X", "ts": 1600,
-         "dur": 100, "pid": 1, "tid": 1, "args": {}},
-        {"name": "sync", "cat": "sync", "ph": "X", "ts": 1800, "dur": 100,
-         "pid": 1, "tid": 1, "args": {}},
-        {"name": "main_l88 [10000,10001)", "cat": "chunk", "ph": "X",
-         "ts": 1950, "dur": 0.01, "pid": 1, "tid": 1,
-         "args": {"kernel": kernel}},
+
+    def x(name, cat, ts, dur, tid, **args):
+        """A complete event."""
+        return {"name": name, "cat": cat, "ph": "X", "ts": ts, "dur": dur,
+                "pid": 1, "tid": tid, "args": args}
+
+    def b_e(phase, ts, tid, **fields):
+        """A begin or end event."""
+        return dict(fields, ph=phase, ts=ts, pid=1, tid=tid)
+
+    events = [{"name": "process_name", "ph": "M", "pid": 1,
+               "args": {"name": "hetero"}}]
+    for tid, name in ((0, "cuda:0"), (1, "cpu"), (100, "host")):
+        events.append({"name": "thread_name", "ph": "M", "pid": 1,
+                       "tid": tid, "args": {"name": name}})
+    events += [
+        x("launch main_l88", "launch", 1000, 1000, 100),
+        x("wait", "wait", 1600, 200, 100),
+        b_e("B", 1020, 100, name="region", cat="phase"),
+        b_e("B", 1030, 100, name="inner", cat="wait"),
+        b_e("E", 1060, 100), b_e("E", 1080, 100),
+        x("h2d 1.0 MiB", "copy", 1000, 100, 0, bytes=1048576, to="cuda:0",
+          **{"from": "host"}),
+        x("main_l88 [0,8190)", "chunk", 1100, 500, 0, kernel=kernel,
+          iterations=8190, launch=3),
+        x("d2h 1.0 MiB", "copy", 1500, 200, 0),
+        x("saxpy_l12 [0,4096)", "chunk", 1750, 200, 0,
+          kernel="__omp_offloading_10302_2a8e6c1_saxpy_l12"),
+        x("copy", "copy", 1960, 30, 0, to="cuda:0", **{"from": "cuda:1"}),
+        b_e("B", 1100, 1, name="main_l88 [8190,10000)", cat="chunk",
+            args={"kernel": kernel}),
+        b_e("E", 1500, 1, args={"iterations": 1810}),
+        x("h2h 64 KiB", "copy", 1600, 100, 1),
+        x("sync", "sync", 1800, 100, 1),
+        x("main_l88 [10000,10001)", "chunk", 1950, 0.01, 1, kernel=kernel),
         {"name": "mark", "ph": "i", "ts": 1234, "pid": 1, "tid": 1},
-        {"name": "bytes", "ph": "C", "ts": 1300, "pid": 1,
-         "args": {"v": 3}},
+        {"name": "bytes", "ph": "C", "ts": 1300, "pid": 1, "args": {"v": 3}},
     ]
     return json.dumps({"displayTimeUnit": "ms", "traceEvents": events})
 
@@ -1197,121 +1094,195 @@ def _self_test_parsing():
     return trace
 
 
-def _self_test_png(trace, directory):
-    """Render the synthetic trace, write it, re-read the PNG and check its
-    structure and the colours where rectangles must (not) be."""
-    canvas, layout = render(trace, 900, source="synthetic.json")
-    path = os.path.join(directory, "self-test.png")
-    with open(path, "wb") as handle:
-        handle.write(canvas.png())
-    with open(path, "rb") as handle:
-        try:
-            width, height, rows = decode_png(handle.read())
-        except ValueError as err:
-            raise SelfTestFailure("written PNG does not decode: %s" % err)
-    _check((width, height) == (canvas.width, canvas.height),
-           "IHDR size %dx%d matches the canvas %dx%d"
-           % (width, height, canvas.width, canvas.height))
+SVG_NS = "{http://www.w3.org/2000/svg}"
 
-    def at(t, lane, kind, fraction=0.0):
-        """The decoded colour at time t inside lane's rows for kind; the
-        default, the rectangle's top row, is clear of any label in it."""
+
+def read_svg(source):
+    """(rects, texts) of an SVG file (a path) or document (str, starting
+    with '<'), parsed as XML: rects as (class, x0, y0, x1, y1, fill,
+    stroke) in paint order, texts as (class, text).  Raises
+    SelfTestFailure when it is not well-formed SVG."""
+    try:
+        if source.startswith("<"):
+            root = ElementTree.fromstring(source)
+        else:
+            root = ElementTree.parse(source).getroot()
+    except ElementTree.ParseError as err:
+        raise SelfTestFailure("the SVG is not well-formed XML: %s" % err)
+    _check(root.tag == SVG_NS + "svg", "root element is <svg> in the SVG "
+           "namespace, got %r" % root.tag)
+    rects = []
+    for rect in root.iter(SVG_NS + "rect"):
+        x, y = float(rect.get("x")), float(rect.get("y"))
+        rects.append((rect.get("class"), x, y, x + float(rect.get("width")),
+                      y + float(rect.get("height")), rect.get("fill"),
+                      rect.get("stroke")))
+    texts = [(text.get("class"), text.text or "")
+             for text in root.iter(SVG_NS + "text")]
+    return rects, texts
+
+
+def paint_at(rects, x, y):
+    """(class, fill) of the filled rectangle painted last over the pixel
+    whose top-left corner is (x, y): what a viewer shows there."""
+    for cls, x0, y0, x1, y1, fill, _ in reversed(rects):
+        if fill != "none" and x0 <= x + 0.5 < x1 and y0 <= y + 0.5 < y1:
+            return cls, fill
+    return None, None
+
+
+def _self_test_svg(trace, directory):
+    """Render the synthetic trace, write it, read the SVG back as XML and
+    check the lanes, the colours painted where rectangles must (not) be,
+    the launch outlines and the text."""
+    svg, layout = render(trace, 900, source="synthetic.json")
+    path = os.path.join(directory, "self-test.svg")
+    svg.save(path)
+    rects, texts = read_svg(path)
+
+    def at(t, lane, kind):
+        """(class, fill) at time t on the top row lane uses for kind."""
         x = int(math.floor(layout.x_of(t)))
-        y0, y1 = layout.y_span(lane, kind)
-        y = y0 + int((y1 - y0 - 1) * fraction)
-        return tuple(rows[y][3 * x:3 * x + 3]), x, y
+        return paint_at(rects, x, layout.y_span(lane, kind)[0])
 
     gpu, cpu, host = (1, 0), (1, 1), (1, 100)
     main_colour = layout.kernel_colours["main_l88"]
     saxpy_colour = layout.kernel_colours["saxpy_l12"]
-    expectations = [
-        (1350, gpu, "chunk", main_colour, "main_l88 chunk midpoint, cuda:0 "
-         "top half"),
-        (1550, gpu, "chunk", main_colour, "main_l88 chunk over a copy, "
-         "cuda:0 top half"),
-        (1550, gpu, "copy", COPY_COLOURS["d2h"], "d2h copy under a chunk, "
-         "cuda:0 bottom half"),
-        (1650, gpu, "copy", COPY_COLOURS["d2h"], "d2h copy midpoint, "
-         "cuda:0 bottom half"),
-        (1050, gpu, "copy", COPY_COLOURS["h2d"], "h2d copy midpoint"),
-        (1850, gpu, "chunk", saxpy_colour, "saxpy_l12 chunk midpoint"),
-        (1975, gpu, "copy", COPY_COLOURS["d2d"], "d2d copy (from/to args)"),
-        (1300, cpu, "chunk", main_colour, "B/E chunk on cpu, same kernel "
-         "colour as on cuda:0"),
-        (1650, cpu, "copy", COPY_COLOURS["h2h"], "h2h copy on cpu"),
-        (1850, cpu, "other", OTHER_COLOUR, "uncategorised event, neutral"),
-        (1950, cpu, "chunk", main_colour, "0.01 us chunk drawn 1 px wide"),
-        (1700, host, "wait", WAIT_COLOUR, "wait on host"),
-        (1045, host, "wait", WAIT_COLOUR, "nested B/E wait on host"),
-    ]
     _check(main_colour != saxpy_colour,
            "different kernels get different colours")
-    for t, lane, kind, colour, what in expectations:
-        got, x, y = at(t, lane, kind)
-        _check(got == colour, "%s: pixel (%d, %d) is %r, expected %r"
-               % (what, x, y, got, colour))
-    for t, fraction, what in ((1000, 0.5, "left edge"),
-                              (1400, 0.0, "top edge"),
-                              (1400, 1.0, "bottom edge")):
-        got, x, y = at(t, host, "launch", fraction)
-        _check(got == LAUNCH_COLOUR, "launch outline %s: pixel (%d, %d) is "
-               "%r, expected %r" % (what, x, y, got, LAUNCH_COLOUR))
-
+    for t, lane, kind, colour, what in (
+            (1350, gpu, "chunk", main_colour, "main_l88 chunk midpoint, "
+             "cuda:0 top half"),
+            (1550, gpu, "chunk", main_colour, "main_l88 chunk over a copy, "
+             "cuda:0 top half"),
+            (1550, gpu, "copy", COPY_COLOURS["d2h"], "d2h copy under a "
+             "chunk, cuda:0 bottom half"),
+            (1650, gpu, "copy", COPY_COLOURS["d2h"], "d2h copy midpoint"),
+            (1050, gpu, "copy", COPY_COLOURS["h2d"], "h2d copy midpoint"),
+            (1850, gpu, "chunk", saxpy_colour, "saxpy_l12 chunk midpoint"),
+            (1975, gpu, "copy", COPY_COLOURS["d2d"], "d2d copy (from/to "
+             "args)"),
+            (1300, cpu, "chunk", main_colour, "B/E chunk on cpu, same "
+             "kernel colour as on cuda:0"),
+            (1650, cpu, "copy", COPY_COLOURS["h2h"], "h2h copy on cpu"),
+            (1850, cpu, "other", OTHER_COLOUR, "uncategorised event"),
+            (1950, cpu, "chunk", main_colour, "0.01 us chunk drawn 1 px "
+             "wide"),
+            (1700, host, "wait", WAIT_COLOUR, "wait on host"),
+            (1045, host, "wait", WAIT_COLOUR, "nested B/E wait on host")):
+        got = at(t, lane, kind)
+        _check(got == (kind, css(colour)), "%s: painted %r, expected a %s "
+               "rectangle in %s" % (what, got, kind, css(colour)))
     tick_xs = set(x for _, x in layout.ticks)
     for t, lane in ((1550, cpu), (1400, host), (1720, gpu)):
-        got, x, y = at(t, lane, "other")
-        if x in tick_xs:
-            got, x, y = at(t + 2, lane, "other")
-        colour = layout.lane_background(lane)
-        _check(got == colour, "empty stretch of lane %s at %g us: pixel "
-               "(%d, %d) is %r, expected the lane background %r"
-               % (layout.labels[lane], t, x, y, got, colour))
-    _check(tuple(rows[height - 1][0:3]) == BACKGROUND
-           and tuple(rows[layout.lanes_y0][3 * (width - 2):3 * (width - 1)])
-           == BACKGROUND, "image background outside the plot")
-    title_row = rows[layout.title_y + 4]
-    _check(any(tuple(title_row[i:i + 3]) == TEXT
-               for i in range(0, 3 * width, 3)), "title text drawn")
-    _check(len(layout.ticks) >= 5 and layout.busy[gpu] == "93.0%"
-           and layout.busy[host] == "-",
-           "axis ticks and busy column: ticks %r, busy %r"
-           % (layout.ticks, layout.busy))
+        if int(math.floor(layout.x_of(t))) in tick_xs:
+            t += 2
+        got = at(t, lane, "other")
+        expected = ("lane", css(layout.lane_background(lane)))
+        _check(got == expected, "empty stretch of lane %s at %g us: "
+               "painted %r, expected %r"
+               % (layout.labels[lane], t, got, expected))
+    _check(paint_at(rects, layout.width - 2, layout.lanes_y0)
+           == ("background", css(BACKGROUND)),
+           "image background right of the plot")
+
+    launches = [r for r in rects if r[0] == "launch"]
+    top = layout.lane_top[host]
+    _check(len(launches) == 1 and launches[0][5:] == ("none",
+                                                      css(LAUNCH_COLOUR))
+           and abs(launches[0][1] - layout.x_of(1000) - 0.5) < 1
+           and abs(launches[0][3] - layout.plot_x1 + 0.5) < 1
+           and (launches[0][2], launches[0][4]) == (top + 0.5,
+                                                    top + LANE_H - 0.5),
+           "one launch outline over the host lane from 1000 to 2000 us, "
+           "got %r" % launches)
+
+    def of(cls):
+        """The texts of one class, in document order."""
+        return [text for text_cls, text in texts if text_cls == cls]
+
+    _check(of("title") == ["synthetic.json - span 1.000 ms"],
+           "title text: got %r" % of("title"))
+    _check(of("label") == ["cuda:0", "cpu", "host"],
+           "lane labels: got %r" % of("label"))
+    _check(of("busy") == ["93.0%", layout.busy[cpu], "-"],
+           "busy column (93.0%% on cuda:0, none on host): got %r"
+           % of("busy"))
+    ticks = [float(text) for text in of("tick")[::2]]
+    _check(len(ticks) >= 5 and ticks == sorted(ticks)
+           and of("tick")[::2] == of("tick")[1::2],
+           "tick labels above and below, increasing: got %r" % of("tick"))
+    legend = of("legend")
+    for entry in ("kernels:", "main_l88", "saxpy_l12", "copies:", "h2d",
+                  "d2h", "d2d", "h2h", "wait", "launch",
+                  "other (phase, sync)"):
+        _check(entry in legend, "legend has %r: got %r" % (entry, legend))
+    _check("main_l88 [0,8190)" in of("event"),
+           "a wide chunk is labelled inside: got %r" % of("event"))
 
     # A window from 0.5 to 1.0 ms starts with the main_l88 chunk's last
     # 0.1 ms; its first column must have the chunk's colour.
-    window_canvas, window = render(trace, 900, from_ms=0.5, to_ms=1.0)
-    y0, y1 = window.y_span(gpu, "chunk")
-    got = window_canvas.pixel(window.plot_x0, (y0 + y1) // 2)
-    _check(got == main_colour, "window --from 0.5 --to 1.0: first column "
-           "of cuda:0 is %r, expected the main_l88 colour %r"
-           % (got, main_colour))
-    return path
+    window_svg, window = render(trace, 900, from_ms=0.5, to_ms=1.0)
+    got = paint_at(read_svg(window_svg.document())[0], window.plot_x0,
+                   window.y_span(gpu, "chunk")[0])
+    _check(got == ("chunk", css(main_colour)), "window --from 0.5 --to "
+           "1.0: first column of cuda:0 is %r, expected the main_l88 "
+           "colour %s" % (got, css(main_colour)))
+
+    # 4000 chunks of two kernels, several to a pixel column: what later
+    # ones paint over is left out, one rectangle a column at most remains.
+    many = parse_trace(json.dumps([
+        {"name": "k%d [0,1)" % (i % 2), "cat": "chunk", "ph": "X", "ts": i,
+         "dur": 1} for i in range(4000)]))
+    many_svg, many_layout = render(many, 400)
+    chunks = [r for r in read_svg(many_svg.document())[0] if r[0] == "chunk"]
+    _check(0 < len(chunks) <= many_layout.plot_x1 - many_layout.plot_x0,
+           "covered rectangles are left out: %d chunk rectangles in %d "
+           "columns" % (len(chunks), many_layout.plot_x1
+                        - many_layout.plot_x0))
+
+
+def _run_main(argv):
+    """(status, stdout, stderr) of main(argv)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(argv)
+    return status, out.getvalue(), err.getvalue()
 
 
 def _self_test_cli(directory):
-    """The command line: a good trace writes a PNG, a bad one exits 2 with
-    one line on stderr."""
+    """The command line: a good trace writes an SVG whose text is escaped,
+    a bad one or a .png output name exits 2 with one line on stderr."""
     good = os.path.join(directory, "good.json")
     bad = os.path.join(directory, "bad.json")
-    out = os.path.join(directory, "cli.png")
+    out = os.path.join(directory, "cli.svg")
     with open(good, "w", encoding="utf-8") as handle:
         handle.write(synthetic_trace_json())
     with open(bad, "w", encoding="utf-8") as handle:
         handle.write('{"traceEvents": [{"ph": "X",')
-    quiet = io.StringIO()
-    with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):
-        status = main([good, out, "--width", "640", "--title", "cli"])
-    _check(status == EXIT_OK and os.path.getsize(out) > 0,
-           "command line renders a good trace (status %r, output %r)"
-           % (status, quiet.getvalue()))
-    errors = io.StringIO()
-    with contextlib.redirect_stderr(errors):
-        status = main([bad, out])
-    message = errors.getvalue()
-    _check(status == EXIT_USAGE and message.count("\n") == 1
-           and message.startswith("trace-plot: %s: " % bad),
-           "malformed trace exits 2 with one stderr line (status %r, "
-           "stderr %r)" % (status, message))
+    title = "cli <a & \"b\"> 'c'\x01"
+    status, stdout, stderr = _run_main([good, out, "--width", "640",
+                                        "--title", title])
+    _check(status == EXIT_OK and stdout.startswith("trace-plot: wrote %s "
+                                                   "(640x" % out),
+           "command line draws a good trace (status %r, output %r)"
+           % (status, stdout + stderr))
+    texts = read_svg(out)[1]
+    _check(("title", title[:-1] + "?") in texts,
+           "title with &, <, >, quotes and a control character reads back "
+           "as written: got %r" % texts[:1])
+    for argv, start, what in (
+            ([bad, out], "trace-plot: %s: " % bad, "malformed trace"),
+            ([good, os.path.join(directory, "x.png")],
+             "trace-plot: %s: " % os.path.join(directory, "x.png"),
+             ".png output name")):
+        status, _, stderr = _run_main(argv)
+        _check(status == EXIT_USAGE and stderr.count("\n") == 1
+               and stderr.startswith(start),
+               "%s exits 2 with one stderr line (status %r, stderr %r)"
+               % (what, status, stderr))
+    _check("SVG" in stderr and not os.path.exists(argv[1]),
+           ".png output name says the output is SVG and writes nothing")
 
 
 def self_test():
@@ -1319,7 +1290,7 @@ def self_test():
     try:
         trace = _self_test_parsing()
         with tempfile.TemporaryDirectory(prefix="trace-plot-") as directory:
-            _self_test_png(trace, directory)
+            _self_test_svg(trace, directory)
             _self_test_cli(directory)
     except SelfTestFailure as failure:
         print("trace-plot: self-test failed: %s" % failure, file=sys.stderr)
@@ -1337,13 +1308,13 @@ def build_parser():
     parser = argparse.ArgumentParser(
         prog="trace-plot.py",
         description="Draw a HETERO_TRACE timeline (Chrome trace event JSON) "
-                    "to a PNG: one lane per thread, chunks by kernel, copies "
-                    "by direction, waits in grey, launches as outlines, and "
-                    "each lane's busy share.")
+                    "to an SVG: one lane per thread, chunks by kernel, "
+                    "copies by direction, waits in grey, launches as "
+                    "outlines, and each lane's busy share.")
     parser.add_argument("trace", nargs="?", metavar="TRACE.json",
                         help="trace written with HETERO_TRACE=<file>")
-    parser.add_argument("out", nargs="?", metavar="OUT.png",
-                        help="PNG to write")
+    parser.add_argument("out", nargs="?", metavar="OUT.svg",
+                        help="SVG to write")
     parser.add_argument("--width", type=int, default=1600, metavar="PX",
                         help="image width in pixels (default 1600)")
     parser.add_argument("--from", dest="from_ms", type=float, metavar="MS",
@@ -1354,7 +1325,7 @@ def build_parser():
                         help="title line (default: the trace "
                         "file's name and span)")
     parser.add_argument("--self-test", action="store_true",
-                        help="render a built-in trace and check the PNG")
+                        help="draw a built-in trace and check the SVG")
     return parser
 
 
@@ -1367,7 +1338,7 @@ def main(argv=None):
             parser.error("--self-test takes no files")
         return self_test()
     if not args.trace or not args.out:
-        parser.error("TRACE.json and OUT.png are required")
+        parser.error("TRACE.json and OUT.svg are required")
     if not MIN_WIDTH <= args.width <= MAX_WIDTH:
         parser.error("--width must be between %d and %d"
                      % (MIN_WIDTH, MAX_WIDTH))
@@ -1377,11 +1348,16 @@ def main(argv=None):
     if (args.from_ms is not None and args.to_ms is not None
             and args.from_ms >= args.to_ms):
         parser.error("--from must be before --to")
+    if args.out.lower().endswith(".png"):
+        # An SVG in a file named .png would open nowhere.
+        print("trace-plot: %s: the plot is SVG now; name the output .svg"
+              % args.out, file=sys.stderr)
+        return EXIT_USAGE
 
     try:
         trace = load_trace(args.trace)
-        canvas, layout = render(trace, args.width, args.from_ms, args.to_ms,
-                                args.title, source=args.trace)
+        svg, layout = render(trace, args.width, args.from_ms, args.to_ms,
+                             args.title, source=args.trace)
     except TraceError as err:
         print("trace-plot: %s: %s" % (args.trace, err), file=sys.stderr)
         return EXIT_USAGE
@@ -1394,14 +1370,13 @@ def main(argv=None):
               "plot ends where it stopped recording"
               % (args.trace, trace.dropped), file=sys.stderr)
     try:
-        with open(args.out, "wb") as handle:
-            handle.write(canvas.png())
+        svg.save(args.out)
     except OSError as err:
         print("trace-plot: %s: cannot write: %s"
               % (args.out, err.strerror or err), file=sys.stderr)
         return EXIT_FAIL
     print("trace-plot: wrote %s (%dx%d, %d lanes, %d events)"
-          % (args.out, canvas.width, canvas.height, len(layout.lanes),
+          % (args.out, svg.width, svg.height, len(layout.lanes),
              len(layout.visible)))
     return EXIT_OK
 

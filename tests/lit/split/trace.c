@@ -7,7 +7,9 @@
 // RUN: %clang-hetero %s -o %t
 // RUN: env HETERO_TRACE=%t.json HETERO_STATS=1 HETERO_SIMULATE=2 HETERO_SHARES=fixed %run-hetero %t 2>%t.stats | %FileCheck %s
 // RUN: %trace-check %t.json %t.stats | %FileCheck %s --check-prefix=TRACE
-// RUN: %trace-plot %t.json %t.png | %FileCheck %s --check-prefix=PLOT
+// RUN: %trace-plot %t.json %t.svg | %FileCheck %s --check-prefix=PLOT
+// RUN: grep -q "<text [^>]*class=\"label\">sim:1</text>" %t.svg
+// RUN: %not %trace-plot %t.json %t.png 2>&1 | %FileCheck %s --check-prefix=PNG
 // RUN: %launch-costs --self-test | %FileCheck %s --check-prefix=COSTS-SELF
 // RUN: %host-profile --self-test | %FileCheck %s --check-prefix=PROFILE-SELF
 // RUN: %launch-costs %t.json --csv %t.csv | %FileCheck %s --check-prefix=COSTS
@@ -19,7 +21,8 @@
 // TRACE-DAG: trace-check: h2d {{[0-9]+}} bytes
 // TRACE-DAG: trace-check: d2h {{[0-9]+}} bytes
 // TRACE: trace-check: lanes {{.*}}host{{.*}}sim:0, sim:1
-// PLOT: trace-plot: wrote
+// PLOT: trace-plot: wrote {{.*}}.svg ({{[0-9]+}}x{{[0-9]+}}, {{[3-9]}} lanes, {{[1-9][0-9]*}} events)
+// PNG: trace-plot: {{.*}}.png: the plot is SVG now; name the output .svg
 // COSTS-SELF: launch-costs: self-test passed
 // PROFILE-SELF: host-profile: self-test passed
 // COSTS: launch-costs: 10 launches in
