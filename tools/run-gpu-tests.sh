@@ -14,9 +14,9 @@
 # 2-D Jacobi halo check: 16384 x 16384 doubles split over the GPUs only
 # (HETERO_MEMBERS), 20 and 40 sweeps; the difference of the two runs'
 # HETERO_STATS byte counts is what 20 sweeps move.
-# bench: bench.py (tables, bench.csv, bench.png) over the examples.
+# bench: bench.py (tables, bench.csv, bench.svg) over the examples.
 # scaling: bench.py at the multi-GPU sizes over the first 1..n GPUs and the
-# default pool (the multi-GPU issue's targets; scaling.png).
+# default pool (the multi-GPU issue's targets; scaling.svg).
 # stress: split-nowait 100 times (STRESS_RUNS), 4 at a time; stalls are
 # caught and their threads' stacks kept.
 set -uo pipefail
@@ -159,7 +159,7 @@ fi
 if [ "$what" = scaling ]; then
   # The multi-GPU targets: each program at its multi-GPU size over the first
   # 1, 2, ... n GPUs alone and the default pool, against stock on one GPU;
-  # scaling.png plots speed against the GPU count.
+  # scaling.svg plots speed against the GPU count.
   ngpu=$(grep -c "^GPU " "$res/gpus.txt")
   configs=stock
   for g in $(seq 1 "$ngpu"); do configs=$configs,hetero-gpus$g; done

@@ -5,7 +5,7 @@
 // memory nodes and every wait of the launching thread is recorded with its
 // start and end, and the file is written when the plugin stops, in the
 // Chrome trace event format (JSON object form; opens in Perfetto or
-// chrome://tracing; tools/trace-plot.py draws it to PNG):
+// chrome://tracing; tools/trace-plot.py draws it to SVG):
 //
 //   - one lane ("thread") per pool member or memory node, named after it
 //     (cuda:0, cpu, sim:1), and "host" for the thread that launches;
