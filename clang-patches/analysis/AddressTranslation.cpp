@@ -296,8 +296,9 @@ std::optional<Term> KernelAnalysis::translateVariable(const VarDecl *VD) {
   if (auto It = Captures.find(VD); It != Captures.end())
     return scalarArg(VD, It->second);
   if (auto It = LocalInits.find(VD); It != LocalInits.end())
-    return readsCounterOutsideItsLoop(It->second) ? std::nullopt
-                                                  : translate(It->second);
+    return readsCounterOutsideItsLoop(It->second)
+               ? std::nullopt
+               : whereInitialized(VD, [&] { return translate(It->second); });
   return std::nullopt;
 }
 
@@ -317,12 +318,16 @@ std::optional<Term> KernelAnalysis::assignedValue(const VarDecl *VD) {
       !Resolving.insert(VD).second)
     return std::nullopt;
   std::vector<const Expr *> Values = It->second;
-  if (auto Init = LocalInits.find(VD); Init != LocalInits.end())
+  auto Init = LocalInits.find(VD);
+  if (Init != LocalInits.end())
     Values.push_back(Init->second);
   std::optional<Term> Out;
   for (const Expr *V : Values) {
-    std::optional<Term> T =
-        readsCounterOutsideItsLoop(V) ? std::nullopt : translate(V);
+    auto Translate = [&] { return translate(V); };
+    std::optional<Term> T = readsCounterOutsideItsLoop(V) ? std::nullopt
+                            : Init != LocalInits.end() && V == Init->second
+                                ? whereInitialized(VD, Translate)
+                                : Translate();
     if (!T) {
       Out.reset();
       break;
@@ -392,8 +397,11 @@ KernelAnalysis::bindParameters(const CallExpr &C, const FunctionDecl &Def) {
   for (unsigned I = 0; I < Def.getNumParams(); ++I) {
     const VarDecl *P = Def.getParamDecl(I)->getCanonicalDecl();
     auto It = LocalInits.find(P);
-    Outer.emplace_back(P, It == LocalInits.end() ? nullptr : It->second);
+    auto D = InitDepth.find(P);
+    Outer.emplace_back(P, It == LocalInits.end() ? nullptr : It->second,
+                       D == InitDepth.end() ? 0 : D->second);
     LocalInits[P] = C.getArg(Skip + I);
+    InitDepth[P] = ThisStack.size(); // where the call is
   }
   return Outer;
 }
@@ -405,11 +413,14 @@ unsigned KernelAnalysis::objectArguments(const CallExpr &C,
 }
 
 void KernelAnalysis::restoreBindings(const Bindings &Outer) {
-  for (const auto &[P, Init] : Outer) {
-    if (Init)
+  for (const auto &[P, Init, Depth] : Outer) {
+    if (Init) {
       LocalInits[P] = Init;
-    else
+      InitDepth[P] = Depth;
+    } else {
       LocalInits.erase(P);
+      InitDepth.erase(P);
+    }
   }
 }
 
@@ -495,7 +506,7 @@ KernelAnalysis::pointerLoaded(const Expr *Sub) {
     }
     if (auto LI = LocalInits.find(VD);
         LI != LocalInits.end() && !Written.count(VD))
-      return pointerValue(LI->second);
+      return whereInitialized(VD, [&] { return pointerValue(LI->second); });
     return std::nullopt;
   }
   std::optional<Address> Slot = lvalueAddress(Sub);

@@ -163,8 +163,10 @@ void KernelAnalysis::collectWrittenVars(const Stmt *S) {
     for (const Decl *Dc : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(Dc)) {
         Locals.insert(VD->getCanonicalDecl());
-        if (VD->getInit() && !VD->getType()->isReferenceType())
+        if (VD->getInit() && !VD->getType()->isReferenceType()) {
           LocalInits[VD->getCanonicalDecl()] = VD->getInit();
+          InitDepth[VD->getCanonicalDecl()] = ThisStack.size();
+        }
       }
   }
   for (const Stmt *C : S->children())
@@ -660,10 +662,8 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
   // those of when it was made: its fields, through the closure.
   if (Lambda && MD->getParent()->capture_size() > 0 &&
       !closureOfTheIteration(C.getArg(0))) {
-    ThisStack.push_back({C.getArg(0), false, MD->getParent()});
-    visitCallee(C, *Def);
-    ThisStack.pop_back();
-    return;
+    BoundThis Closure{C.getArg(0), false, MD->getParent()};
+    return visitCallee(C, *Def, &Closure);
   }
   if (!Method)
     return visitCallee(C, *Def);
@@ -672,9 +672,7 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
   BoundThis Object = objectOf(C);
   if (isa<CXXMemberCallExpr>(C))
     visitLocalAddress(Object.Object);
-  ThisStack.push_back(Object);
-  visitCallee(C, *Def);
-  ThisStack.pop_back();
+  visitCallee(C, *Def, &Object);
 }
 
 bool KernelAnalysis::closureOfTheIteration(const Expr *Closure) {
@@ -743,7 +741,8 @@ void KernelAnalysis::visitLocalAddress(const Expr *E) {
 /// stays the iteration's own; a pointer into mapped memory carries its
 /// sections through the callee's subscripts; a parameter the callee assigns
 /// has no known value). Recursion and very deep calls are refused.
-void KernelAnalysis::visitCallee(const CallExpr &C, const FunctionDecl &Def) {
+void KernelAnalysis::visitCallee(const CallExpr &C, const FunctionDecl &Def,
+                                 const BoundThis *Object) {
   std::string Name = Def.getNameAsString();
   if (std::find(CallStack.begin(), CallStack.end(), Def.getCanonicalDecl()) !=
       CallStack.end())
@@ -779,10 +778,14 @@ void KernelAnalysis::visitCallee(const CallExpr &C, const FunctionDecl &Def) {
     if (P->getType()->isReferenceType())
       RefParams.insert(P->getCanonicalDecl());
   }
+  if (Object)
+    ThisStack.push_back(*Object);
   collectWrittenVars(Def.getBody());
   CallStack.push_back(Def.getCanonicalDecl());
   visit(Def.getBody(), false, false);
   CallStack.pop_back();
+  if (Object)
+    ThisStack.pop_back();
   restoreBindings(Outer);
 }
 

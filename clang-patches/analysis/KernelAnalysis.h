@@ -51,6 +51,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace hetero {
@@ -191,6 +192,10 @@ private:
   std::set<const clang::VarDecl *> Unassignable, Resolving, OpenCounters;
   std::vector<clang::QualType> StoredTypes; // of the memory stored to
   std::map<const clang::VarDecl *, const clang::Expr *> LocalInits;
+  /// Where each of LocalInits is evaluated: the depth of ThisStack at the
+  /// declaration, or at the call for a parameter bound to its argument (an
+  /// argument reads the caller's members, not the callee's).
+  std::map<const clang::VarDecl *, size_t> InitDepth;
   std::set<const clang::VarDecl *> Locals;   // declared inside the construct
   std::set<const clang::VarDecl *> Privates; // private clause
   /// Reference parameters of arithmetic type of the functions being walked
@@ -248,8 +253,8 @@ private:
   std::optional<Term> assignedValue(const clang::VarDecl *VD);
   std::optional<Term> translateCall(const clang::CallExpr *C);
   /// The bindings of parameters to arguments that bindParameters replaced.
-  using Bindings =
-      std::vector<std::pair<const clang::VarDecl *, const clang::Expr *>>;
+  using Bindings = std::vector<
+      std::tuple<const clang::VarDecl *, const clang::Expr *, size_t>>;
   /// Binds each parameter of Def to its argument in C (LocalInits), for the
   /// walk or the translation of Def's body in place of the call.
   Bindings bindParameters(const clang::CallExpr &C,
@@ -259,6 +264,20 @@ private:
   static unsigned objectArguments(const clang::CallExpr &C,
                                   const clang::FunctionDecl &Def);
   void restoreBindings(const Bindings &Outer);
+  /// F() with ThisStack as it was where VD's initializer (or argument) is:
+  /// the objects of the calls made since are set aside meanwhile.
+  template <typename Fn>
+  auto whereInitialized(const clang::VarDecl *VD, Fn F) -> decltype(F()) {
+    auto D = InitDepth.find(VD);
+    if (D == InitDepth.end() || D->second >= ThisStack.size())
+      return F();
+    std::vector<BoundThis> Inner(ThisStack.begin() + D->second,
+                                 ThisStack.end());
+    ThisStack.resize(D->second);
+    auto Result = F();
+    ThisStack.insert(ThisStack.end(), Inner.begin(), Inner.end());
+    return Result;
+  }
   /// In(), with Def's parameters bound to C's arguments, Def on the call
   /// stack and, for a member function, C's object as `this`: the
   /// translation of Def's returned expression in place of the call.
@@ -325,7 +344,10 @@ private:
                     bool Read, bool Write);
   bool isPureFunction(const clang::FunctionDecl *FD, unsigned Depth);
   void visitCall(const clang::CallExpr &C);
-  void visitCallee(const clang::CallExpr &C, const clang::FunctionDecl &Def);
+  /// Walks Def's body in place of the call C; Object (a member function's
+  /// or a stored closure's) is `this` there, not where the arguments are.
+  void visitCallee(const clang::CallExpr &C, const clang::FunctionDecl &Def,
+                   const BoundThis *Object = nullptr);
   /// How each parameter of Def takes its argument: 0 by value, 1 by const
   /// reference (the argument is read), 2 by other reference (read and
   /// written); false, with the reason refused, for one it cannot follow.
