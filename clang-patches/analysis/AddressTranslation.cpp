@@ -14,6 +14,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
 
 #include <algorithm>
 
@@ -196,8 +197,11 @@ std::optional<Term> KernelAnalysis::translate(const Expr *E) {
       return loadedScalar(E); // the closure's copy
     return VD ? translateVariable(VD->getCanonicalDecl()) : std::nullopt;
   }
-  if (const auto *C = dyn_cast<CallExpr>(E))
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    if (const Expr *Arg = identityArgument(*C))
+      return translate(Arg);
     return translateCall(C);
+  }
   if (const auto *U = dyn_cast<UnaryOperator>(E)) {
     std::optional<Term> A = translate(U->getSubExpr());
     if (!A || !U->getType()->isIntegerType())
@@ -368,9 +372,11 @@ std::optional<Term> KernelAnalysis::translateCall(const CallExpr *C) {
       (MD && !Method && !lambdaOfTheCall(C, MD)) || (Method && MD->isVirtual()))
     return std::nullopt;
   const FunctionDecl *Def = inlinableCallee(*C);
+  // Calls in the returned expression are followed where they are quiet
+  // too (a mapping's `return compute_offset(seq{}, i...);`).
   const Expr *Returned =
-      Def ? quietReturn(*Def, /*IncludePossibleEffects=*/true) : nullptr;
-  if (!Returned)
+      Def ? quietReturn(*Def, /*IncludePossibleEffects=*/false) : nullptr;
+  if (!Returned || !quietCalls(Returned, 0))
     return std::nullopt;
   return inCallee(*C, *Def, Method, [&] { return translate(Returned); });
 }
@@ -384,23 +390,36 @@ const FunctionDecl *KernelAnalysis::inlinableCallee(const CallExpr &C) {
       std::find(CallStack.begin(), CallStack.end(), Def->getCanonicalDecl()) !=
           CallStack.end())
     return nullptr;
+  // A const reference reads its argument, which stands in for it (as a
+  // by-value parameter's does); another reference could write it.
   for (const ParmVarDecl *P : Def->parameters())
-    if (P->getType()->isReferenceType())
+    if (P->getType()->isReferenceType() &&
+        !(P->getType()->isLValueReferenceType() &&
+          P->getType().getNonReferenceType().isConstQualified()))
       return nullptr;
   return Def;
 }
 
 KernelAnalysis::Bindings
 KernelAnalysis::bindParameters(const CallExpr &C, const FunctionDecl &Def) {
-  Bindings Outer;
   unsigned Skip = objectArguments(C, Def);
-  for (unsigned I = 0; I < Def.getNumParams(); ++I) {
+  std::vector<const Expr *> Args;
+  for (unsigned I = Skip; I < C.getNumArgs(); ++I)
+    Args.push_back(C.getArg(I));
+  return bindArguments(Args, Def);
+}
+
+KernelAnalysis::Bindings
+KernelAnalysis::bindArguments(llvm::ArrayRef<const Expr *> Args,
+                              const FunctionDecl &Def) {
+  Bindings Outer;
+  for (unsigned I = 0; I < Def.getNumParams() && I < Args.size(); ++I) {
     const VarDecl *P = Def.getParamDecl(I)->getCanonicalDecl();
     auto It = LocalInits.find(P);
     auto D = InitDepth.find(P);
     Outer.emplace_back(P, It == LocalInits.end() ? nullptr : It->second,
                        D == InitDepth.end() ? 0 : D->second);
-    LocalInits[P] = C.getArg(Skip + I);
+    LocalInits[P] = Args[I];
     InitDepth[P] = ThisStack.size(); // where the call is
   }
   return Outer;
@@ -531,6 +550,10 @@ KernelAnalysis::pointerValue(const Expr *E) {
     case CK_NoOp:
     case CK_BitCast:
       return pointerValue(CE->getSubExpr());
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+      return toBase(pointerValue(CE->getSubExpr()), *CE,
+                    CE->getSubExpr()->getType()->getPointeeType());
     case CK_LValueToRValue:
       return pointerLoaded(CE->getSubExpr());
     default:
@@ -557,7 +580,30 @@ KernelAnalysis::pointerValue(const Expr *E) {
       return lvalueAddress(U->getSubExpr());
   if (isa<CXXThisExpr>(E))
     return thisAddress();
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    if (const Expr *Arg = identityArgument(*C))
+      return pointerValue(Arg);
+    return returnedPointer(*C);
+  }
   return std::nullopt;
+}
+
+std::optional<KernelAnalysis::Address>
+KernelAnalysis::toBase(std::optional<Address> A, const CastExpr &CE,
+                       QualType Derived) {
+  if (!A || !A->known())
+    return A;
+  const CXXRecordDecl *From = Derived->getAsCXXRecordDecl();
+  int64_t Off = 0;
+  for (const CXXBaseSpecifier *Base : CE.path()) {
+    const CXXRecordDecl *To = Base->getType()->getAsCXXRecordDecl();
+    // A virtual base lies where the object's dynamic type puts it.
+    if (!From || !To || Base->isVirtual() || !From->hasDefinition())
+      return std::nullopt;
+    Off += Ctx.getASTRecordLayout(From).getBaseClassOffset(To).getQuantity();
+    From = To;
+  }
+  return offsetBy(*A, constantTerm(Off));
 }
 
 std::optional<KernelAnalysis::Address> KernelAnalysis::thisAddress() {
@@ -592,24 +638,88 @@ const Expr *KernelAnalysis::returnedLvalue(const CallExpr &C) {
       MD && (MD->getParent()->isLambda() || MD->isVirtual()))
     return nullptr;
   const FunctionDecl *Def = inlinableCallee(C);
-  const Expr *Returned =
-      Def ? quietReturn(*Def, /*IncludePossibleEffects=*/false) : nullptr;
-  return Returned && quietCalls(Returned, 0) ? Returned : nullptr;
+  const Expr *Returned = Def ? quietReturn(*Def, /*IncludePossibleEffects=*/
+                                           false, /*AllowChecks=*/true)
+                             : nullptr;
+  return Returned && quietCalls(Returned, 0, /*AllowChecks=*/true) ? Returned
+                                                                   : nullptr;
 }
 
 const Expr *KernelAnalysis::quietReturn(const FunctionDecl &Def,
-                                        bool IncludePossibleEffects) {
+                                        bool IncludePossibleEffects,
+                                        bool AllowChecks) {
   const auto *Body = dyn_cast<CompoundStmt>(Def.getBody());
-  const auto *Ret = Body && Body->size() == 1
-                        ? dyn_cast<ReturnStmt>(Body->body_front())
-                        : nullptr;
+  const auto *Ret =
+      Body && Body->size() > 0 && (Body->size() == 1 || AllowChecks)
+          ? dyn_cast<ReturnStmt>(Body->body_back())
+          : nullptr;
   if (!Ret || !Ret->getRetValue() ||
       Ret->getRetValue()->HasSideEffects(Ctx, IncludePossibleEffects))
     return nullptr;
+  for (const Stmt *S : Body->body())
+    if (S != Ret && !isCheck(S))
+      return nullptr;
   return Ret->getRetValue();
 }
 
-bool KernelAnalysis::quietCalls(const Stmt *S, unsigned Depth) {
+bool KernelAnalysis::isCheck(const Stmt *S) {
+  if (!S)
+    return true;
+  // Declarations of nothing that holds a value (static_assert, a type).
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    return std::none_of(DS->decl_begin(), DS->decl_end(),
+                        [](const Decl *D) { return isa<ValueDecl>(D); });
+  if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
+      isa<LabelStmt>(S) || isa<AsmStmt>(S) || isa<CXXTryStmt>(S) ||
+      isa<CXXThrowExpr>(S))
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    return false;
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf))
+    return false;
+  // A call changes nothing the return reads when it is given no non-const
+  // reference and no non-const object of this function's.
+  auto NonConstRef = [](const FunctionDecl *FD, unsigned Param) {
+    if (!FD || Param >= FD->getNumParams())
+      return false;
+    QualType T = FD->getParamDecl(Param)->getType();
+    return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
+  };
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD)
+      return false;
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if (MD && MD->isInstance() && !MD->isConst())
+      return false;
+    unsigned Skip = objectArguments(*C, *FD);
+    for (unsigned I = Skip; I < C->getNumArgs(); ++I)
+      if (NonConstRef(FD, I - Skip))
+        return false;
+  } else if (const auto *CE = dyn_cast<CXXConstructExpr>(S)) {
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+      if (NonConstRef(CE->getConstructor(), I))
+        return false;
+  }
+  for (const Stmt *Ch : S->children())
+    if (!isCheck(Ch))
+      return false;
+  return true;
+}
+
+void KernelAnalysis::visitChecks(const CallExpr &C) {
+  const FunctionDecl *FD = C.getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (FD && FD->hasBody(Def) && Def)
+    if (const auto *Body = dyn_cast<CompoundStmt>(Def->getBody()))
+      for (const Stmt *S : Body->body())
+        if (S != Body->body_back())
+          visit(S, false, false);
+}
+
+bool KernelAnalysis::quietCalls(const Stmt *S, unsigned Depth,
+                                bool AllowChecks) {
   if (!S)
     return true;
   if (const auto *C = dyn_cast<CallExpr>(S)) {
@@ -620,16 +730,46 @@ bool KernelAnalysis::quietCalls(const Stmt *S, unsigned Depth) {
     if (!isPureFunction(FD, 0)) {
       const Expr *Returned =
           FD->hasBody(Def) && Def
-              ? quietReturn(*Def, /*IncludePossibleEffects=*/false)
+              ? quietReturn(*Def, /*IncludePossibleEffects=*/false, AllowChecks)
               : nullptr;
-      if (!Returned || !quietCalls(Returned, Depth + 1))
+      if (!Returned || !quietCalls(Returned, Depth + 1, AllowChecks))
         return false;
     }
   }
   for (const Stmt *Ch : S->children())
-    if (!quietCalls(Ch, Depth))
+    if (!quietCalls(Ch, Depth, AllowChecks))
       return false;
   return true;
+}
+
+const Expr *KernelAnalysis::identityArgument(const CallExpr &C) {
+  const FunctionDecl *FD = C.getDirectCallee();
+  if (!FD || !FD->isInStdNamespace() || C.getNumArgs() != 1 ||
+      !FD->getIdentifier())
+    return nullptr;
+  StringRef Name = FD->getName();
+  return Name == "move" || Name == "forward" || Name == "as_const" ? C.getArg(0)
+                                                                   : nullptr;
+}
+
+std::optional<KernelAnalysis::Address>
+KernelAnalysis::returnedPointer(const CallExpr &C) {
+  const FunctionDecl *FD = C.getDirectCallee();
+  if (!FD || !FD->getReturnType()->isPointerType())
+    return std::nullopt;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && (MD->getParent()->isLambda() || MD->isVirtual()))
+    return std::nullopt;
+  const FunctionDecl *Def = inlinableCallee(C);
+  const Expr *Returned = Def ? quietReturn(*Def, /*IncludePossibleEffects=*/
+                                           false, /*AllowChecks=*/true)
+                             : nullptr;
+  if (!Returned || !quietCalls(Returned, 0, /*AllowChecks=*/true))
+    return std::nullopt;
+  return inQuietCallee(C, [&] {
+    visitChecks(C);
+    return pointerValue(Returned);
+  });
 }
 
 std::optional<KernelAnalysis::Address>
@@ -637,6 +777,14 @@ KernelAnalysis::referenceCallAddress(const CallExpr &C) {
   const Expr *Returned = returnedLvalue(C);
   if (!Returned)
     return std::nullopt;
+  return inQuietCallee(C, [&] {
+    visitChecks(C);
+    return lvalueAddress(Returned);
+  });
+}
+
+template <typename Fn>
+auto KernelAnalysis::inQuietCallee(const CallExpr &C, Fn In) -> decltype(In()) {
   const FunctionDecl *Def = nullptr;
   C.getDirectCallee()->hasBody(Def);
   // The arguments are values read here; a pointer the object is reached
@@ -651,7 +799,7 @@ KernelAnalysis::referenceCallAddress(const CallExpr &C) {
       visitLocalAddress(C.getArg(I));
     else
       visit(C.getArg(I), true, false);
-  return inCallee(C, *Def, Method, [&] { return lvalueAddress(Returned); });
+  return inCallee(C, *Def, Method, In);
 }
 
 const FieldDecl *KernelAnalysis::closureCapture(const VarDecl *VD) const {
@@ -678,10 +826,14 @@ KernelAnalysis::BoundThis KernelAnalysis::objectOf(const CallExpr &C) {
 std::optional<KernelAnalysis::Address>
 KernelAnalysis::lvalueAddress(const Expr *E) {
   E = E->IgnoreParens();
-  if (const auto *C = dyn_cast<CallExpr>(E))
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    if (const Expr *Arg = identityArgument(*C))
+      return lvalueAddress(Arg);
     return referenceCallAddress(*C);
-  // A temporary (`Keep{v}.get()`'s object) is the iteration's own.
-  if (isa<MaterializeTemporaryExpr>(E))
+  }
+  // A temporary (`Keep{v}.get()`'s object, one a constructor makes) is
+  // the iteration's own.
+  if (isa<MaterializeTemporaryExpr>(E) || isa<CXXConstructExpr>(E))
     return Address{NoExpr, constantTerm(0), /*Private=*/true};
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
     std::optional<Address> A = pointerValue(AS->getBase());
@@ -693,6 +845,17 @@ KernelAnalysis::lvalueAddress(const Expr *E) {
   if (const auto *U = dyn_cast<UnaryOperator>(E)) {
     if (U->getOpcode() == UO_Deref)
       return pointerValue(U->getSubExpr());
+    return std::nullopt;
+  }
+  // A derived object as its base (a Kokkos View as its BasicView), or a
+  // const view of the same object.
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    if (CE->getCastKind() == CK_NoOp)
+      return lvalueAddress(CE->getSubExpr());
+    if (CE->getCastKind() == CK_DerivedToBase ||
+        CE->getCastKind() == CK_UncheckedDerivedToBase)
+      return toBase(lvalueAddress(CE->getSubExpr()), *CE,
+                    CE->getSubExpr()->getType());
     return std::nullopt;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -720,6 +883,14 @@ KernelAnalysis::lvalueAddress(const Expr *E) {
     auto It = Captures.find(VD->getCanonicalDecl());
     if (It != Captures.end() && !It->second.ByCopy)
       return Address{B.arg(It->second.Arg), constantTerm(0)};
+    // A reference parameter of a function walked in place of its call
+    // (`access(const Handle &p, size_t i)`): its argument's object, as the
+    // caller names it.
+    if (isa<ParmVarDecl>(VD) && VD->getType()->isLValueReferenceType())
+      if (auto LI = LocalInits.find(VD->getCanonicalDecl());
+          LI != LocalInits.end())
+        return whereInitialized(VD->getCanonicalDecl(),
+                                [&] { return lvalueAddress(LI->second); });
     // A variable of the iteration's own: declared in the loop body or in a
     // function it calls, or a by-value parameter of such a function.
     if (Locals.count(VD->getCanonicalDecl()) && VD->hasLocalStorage() &&

@@ -618,6 +618,10 @@ void KernelAnalysis::visitCall(const CallExpr &C) {
   // them run device code).
   if (Name == "omp_is_initial_device" || Name == "omp_get_initial_device")
     return;
+  // A call that does not return ends the program (an abort on a failed
+  // check): whatever it touches, no result of the kernel is read after it.
+  if (FD->isNoReturn())
+    return;
   if (Name == "malloc" || Name == "calloc" || Name == "realloc" ||
       Name == "free" || Name.rfind("omp_alloc", 0) == 0 || Name == "omp_free" ||
       Name.rfind("omp_target_alloc", 0) == 0)
@@ -696,7 +700,11 @@ bool KernelAnalysis::referenceParameters(const FunctionDecl &Def,
     if (!T->isReferenceType())
       continue;
     QualType To = T.getNonReferenceType();
-    if (!To->isArithmeticType() && !To->isEnumeralType()) {
+    // An object by const reference (a view's data handle) is read where
+    // the call is; the body reaches it through its argument.
+    bool ConstObject = T->isLValueReferenceType() && To.isConstQualified() &&
+                       To->isRecordType();
+    if (!To->isArithmeticType() && !To->isEnumeralType() && !ConstObject) {
       refuse("calls '" + Name + "', which takes a reference to '" +
              To.getAsString() + "'");
       return false;
@@ -743,6 +751,19 @@ void KernelAnalysis::visitLocalAddress(const Expr *E) {
 /// has no known value). Recursion and very deep calls are refused.
 void KernelAnalysis::visitCallee(const CallExpr &C, const FunctionDecl &Def,
                                  const BoundThis *Object) {
+  // The object of a member operator comes first: a value read here.
+  unsigned Skip = objectArguments(C, Def);
+  for (unsigned I = 0; I < Skip && I < C.getNumArgs(); ++I)
+    visitLocalAddress(C.getArg(I));
+  std::vector<const Expr *> Args;
+  for (unsigned I = Skip; I < C.getNumArgs(); ++I)
+    Args.push_back(C.getArg(I));
+  walkCallee(Args, Def, Object);
+}
+
+void KernelAnalysis::walkCallee(llvm::ArrayRef<const Expr *> Args,
+                                const FunctionDecl &Def,
+                                const BoundThis *Object) {
   std::string Name = Def.getNameAsString();
   if (std::find(CallStack.begin(), CallStack.end(), Def.getCanonicalDecl()) !=
       CallStack.end())
@@ -752,9 +773,8 @@ void KernelAnalysis::visitCallee(const CallExpr &C, const FunctionDecl &Def,
                   " ('" + Name + "')");
   if (Def.isVariadic())
     return refuse("calls '" + Name + "' with a variable argument list");
-  if (C.getNumArgs() != objectArguments(C, Def) + Def.getNumParams())
-    return refuse("calls '" + Name + "' with " +
-                  std::to_string(C.getNumArgs() - objectArguments(C, Def)) +
+  if (Args.size() != Def.getNumParams())
+    return refuse("calls '" + Name + "' with " + std::to_string(Args.size()) +
                   " arguments for " + std::to_string(Def.getNumParams()) +
                   " parameters");
   std::vector<char> ByRef;
@@ -763,16 +783,14 @@ void KernelAnalysis::visitCallee(const CallExpr &C, const FunctionDecl &Def,
   // The arguments are evaluated in the caller; one a reference binds is
   // read there (std::min(x[i], hi)), and written too through a non-const
   // reference (std::swap(x[i], y[i])).
-  unsigned Skip = objectArguments(C, Def);
-  for (unsigned I = 0; I < C.getNumArgs(); ++I) {
-    char How = I >= Skip ? ByRef[I - Skip] : 0;
-    if (How)
-      visit(C.getArg(I), true, How == 2);
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    if (ByRef[I])
+      visit(Args[I], true, ByRef[I] == 2);
     else
-      visitLocalAddress(C.getArg(I));
+      visitLocalAddress(Args[I]);
   }
   // Bind each parameter to its argument for the walk of the body.
-  Bindings Outer = bindParameters(C, Def);
+  Bindings Outer = bindArguments(Args, Def);
   for (const ParmVarDecl *P : Def.parameters()) {
     Locals.insert(P->getCanonicalDecl());
     if (P->getType()->isReferenceType())
@@ -782,11 +800,35 @@ void KernelAnalysis::visitCallee(const CallExpr &C, const FunctionDecl &Def,
     ThisStack.push_back(*Object);
   collectWrittenVars(Def.getBody());
   CallStack.push_back(Def.getCanonicalDecl());
+  // A constructor's member initializers run first, in its object.
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&Def))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      visit(Init->getInit(), false, false);
   visit(Def.getBody(), false, false);
   CallStack.pop_back();
   if (Object)
     ThisStack.pop_back();
   restoreBindings(Outer);
+}
+
+/// A constructor with a body (`Check<Space>(msg)`, a temporary Kokkos makes
+/// to check a memory space): walked as a member function of the object it
+/// makes, which is the iteration's own. Base-class and delegated
+/// construction are not followed.
+void KernelAnalysis::visitConstructor(const CXXConstructExpr &CE) {
+  const CXXConstructorDecl *Ctor = CE.getConstructor();
+  const FunctionDecl *Def = nullptr;
+  std::string Name = Ctor->getParent()->getNameAsString();
+  if (!Ctor->hasBody(Def) || !Def)
+    return refuse("constructs '" + Name +
+                  "', whose constructor is not "
+                  "visible here");
+  for (const CXXCtorInitializer *Init : cast<CXXConstructorDecl>(Def)->inits())
+    if (!Init->isAnyMemberInitializer())
+      return refuse("constructs '" + Name + "' through another constructor");
+  std::vector<const Expr *> Args(CE.arg_begin(), CE.arg_end());
+  BoundThis Object{&CE, false};
+  walkCallee(Args, *Def, &Object);
 }
 
 //===--- The walk
@@ -859,7 +901,9 @@ void KernelAnalysis::walk(const Stmt *S, bool Read, bool Write) {
       visit(A, true, false);
     return;
   }
-  if (isa<CXXMemberCallExpr>(S) || isa<CXXConstructExpr>(S))
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+    return visitConstructor(*CE);
+  if (isa<CXXMemberCallExpr>(S))
     return refuse("C++ calls");
   for (const Stmt *C : S->children())
     visit(C, false, false);
@@ -872,6 +916,19 @@ bool KernelAnalysis::visitExpression(const Expr *E, bool Read, bool Write) {
     visit(P, Read, Write);
     return true;
   }
+  // The same lvalue under another name: a forwarding cast
+  // (`static_cast<Args &&>(args)`, Kokkos' functor adapter), std::move,
+  // std::forward.
+  if (const auto *CE = dyn_cast<CastExpr>(E);
+      CE && CE->isGLValue() && CE->getCastKind() == CK_NoOp) {
+    visit(CE->getSubExpr(), Read, Write);
+    return true;
+  }
+  if (const auto *C = dyn_cast<CallExpr>(E))
+    if (const Expr *Arg = identityArgument(*C)) {
+      visit(Arg, Read, Write);
+      return true;
+    }
   if (isMemory(E) && (Read || Write)) {
     // The subexpressions (indices, base pointers) are walked by
     // lvalueAddress through visit(..., Read).
@@ -884,6 +941,13 @@ bool KernelAnalysis::visitExpression(const Expr *E, bool Read, bool Write) {
     refuse("writes an lvalue the analysis cannot attribute");
     return true;
   }
+  // A read of the reference a call returns, where its lvalue cannot be
+  // named (an accessor whose index comes from a helper of several
+  // statements): the walk of its body reads nothing of it, so it may read
+  // any memory.
+  if (Read && isa<CallExpr>(E) && E->isGLValue() &&
+      !identityArgument(*cast<CallExpr>(E)))
+    ReadAny = true;
   return false;
 }
 

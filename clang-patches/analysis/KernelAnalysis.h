@@ -153,24 +153,47 @@ private:
   static BoundThis objectOf(const clang::CallExpr &C);
   /// The lvalue that C's callee returns a reference to, where its body is
   /// one side-effect free `return <lvalue>;` (an accessor: `double &at(i)
-  /// { return data_[i]; }`, a view's operator()); null otherwise.
+  /// { return data_[i]; }`, a view's operator()), after checks (isCheck)
+  /// if any; null otherwise.
   const clang::Expr *returnedLvalue(const clang::CallExpr &C);
   /// The definition of C's callee where its body can stand in for the
   /// call: visible, not variadic, neither being walked already (recursion)
   /// nor too deep, one argument per parameter (after the object), none of
-  /// them bound to a reference; null otherwise.
+  /// them bound to a reference but a const one; null otherwise.
   const clang::FunctionDecl *inlinableCallee(const clang::CallExpr &C);
   /// Def's body, where it is one `return <expression>;` without side
   /// effects (assignments, increments; with IncludePossibleEffects, calls
   /// too); else null.
+  /// With AllowChecks, checks (isCheck) may come before the return.
   const clang::Expr *quietReturn(const clang::FunctionDecl &Def,
-                                 bool IncludePossibleEffects);
+                                 bool IncludePossibleEffects,
+                                 bool AllowChecks = false);
+  /// Whether S, before an accessor's return, changes nothing the return
+  /// reads (a bounds or memory-space check: Kokkos' view operator()): no
+  /// declaration, jump, assignment, increment or address taken; calls given
+  /// no non-const reference, of no non-const member function. Its reads
+  /// and writes are walked where the accessor stands (visitChecks).
+  bool isCheck(const clang::Stmt *S);
+  /// Walks the checks of C's callee, in the callee (inQuietCallee).
+  void visitChecks(const clang::CallExpr &C);
   /// Whether every call in S is of a pure function (isPureFunction) or of
   /// one whose body is such a return, whose calls are too.
-  bool quietCalls(const clang::Stmt *S, unsigned Depth);
+  bool quietCalls(const clang::Stmt *S, unsigned Depth,
+                  bool AllowChecks = false);
   /// The address of that lvalue, each parameter standing for its argument
   /// and `this` for the call's object.
   std::optional<Address> referenceCallAddress(const clang::CallExpr &C);
+  /// The pointer C's callee returns, where its body is one side-effect free
+  /// `return <pointer>;` (a handle's getter: `T *get() const { return
+  /// ptr_; }`), as referenceCallAddress; nullopt otherwise.
+  std::optional<Address> returnedPointer(const clang::CallExpr &C);
+  /// In(), as inCallee, for a call whose body is the quiet Returned: its
+  /// arguments (and the pointer its object is reached through) read here.
+  template <typename Fn>
+  auto inQuietCallee(const clang::CallExpr &C, Fn In) -> decltype(In());
+  /// The argument of std::move, std::forward or std::as_const (their value
+  /// is their argument's), else null.
+  static const clang::Expr *identityArgument(const clang::CallExpr &C);
   std::map<const clang::Expr *, unsigned> VLASizes; // VLA size expr -> arg
   std::vector<LoopLevel> Levels;
   std::vector<const clang::ForStmt *> Headers; // of the collapsed loops
@@ -259,6 +282,10 @@ private:
   /// walk or the translation of Def's body in place of the call.
   Bindings bindParameters(const clang::CallExpr &C,
                           const clang::FunctionDecl &Def);
+  /// Binds each parameter of Def to one of Args (the call's, after its
+  /// object).
+  Bindings bindArguments(llvm::ArrayRef<const clang::Expr *> Args,
+                         const clang::FunctionDecl &Def);
   /// The arguments of C before Def's parameters': 1 for the object of a
   /// member operator call (a lambda's `f(x)` passes the closure first).
   static unsigned objectArguments(const clang::CallExpr &C,
@@ -303,6 +330,11 @@ private:
   uint64_t sizeOf(clang::QualType T);
   std::optional<Term> sizeTerm(clang::QualType T);
   std::optional<Address> pointerValue(const clang::Expr *E);
+  /// A (the address of an object of type Derived) as the base that CE, a
+  /// derived-to-base cast, converts it to; nullopt through a virtual base.
+  std::optional<Address> toBase(std::optional<Address> A,
+                                const clang::CastExpr &CE,
+                                clang::QualType Derived);
   std::optional<Address> pointerLoaded(const clang::Expr *Sub);
   std::optional<Address> lvalueAddress(const clang::Expr *E);
 
@@ -348,6 +380,10 @@ private:
   /// or a stored closure's) is `this` there, not where the arguments are.
   void visitCallee(const clang::CallExpr &C, const clang::FunctionDecl &Def,
                    const BoundThis *Object = nullptr);
+  /// visitCallee's walk, given the arguments after the object.
+  void walkCallee(llvm::ArrayRef<const clang::Expr *> Args,
+                  const clang::FunctionDecl &Def, const BoundThis *Object);
+  void visitConstructor(const clang::CXXConstructExpr &CE);
   /// How each parameter of Def takes its argument: 0 by value, 1 by const
   /// reference (the argument is read), 2 by other reference (read and
   /// written); false, with the reason refused, for one it cannot follow.
