@@ -491,6 +491,35 @@ TEST_F(EngineFixture, UnsafePlansRunWholeAndChangeNothingFirst) {
   EXPECT_EQ(download(B), V);
 }
 
+// With HETERO_CHUNKS over 1, each member's several chunks still run one
+// after another, each as one piece: cut further, a piece's writes would
+// overlap its neighbour's and the launch stopped half run (fuzz seed 7019:
+// "4 of its 8 chunks in order ran, then: the chunks' writes overlap").
+TEST_F(EngineFixture, OverlappingWritesInOrderKeepEachChunkWhole) {
+  std::vector<double> V = initial(N);
+  void *A = upload(V), *B = upload(V);
+  const std::string Overlap = "hetero-kernel 1\nsplit yes\nnest 1\n"
+                              "loop 0 0 lt 3000 1\n"
+                              "write 16 (arg 1) (* (c 0) 8)\n";
+  KernelDescriptor D = parseDescriptor(Overlap.c_str());
+  KernelTraits K = traits(D);
+  Config.Chunks = 2;
+  std::vector<std::pair<uint64_t, uint64_t>> Ran;
+  Back.Total = 3000;
+  Back.Kernel = [&](size_t, uint64_t Lo, uint64_t Hi,
+                    const std::vector<uintptr_t> &) {
+    Ran.emplace_back(Lo, Hi);
+    return true;
+  };
+  ASSERT_TRUE(E.launch(request(K, A, B)));
+  EXPECT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;
+  EXPECT_TRUE(E.lastLaunch().InOrder);
+  ASSERT_GT(Ran.size(), 3u); // more chunks than members
+  for (size_t I = 0; I < Ran.size(); ++I)
+    EXPECT_EQ(Ran[I].first, I ? Ran[I - 1].second : 0u);
+  EXPECT_EQ(Ran.back().second, 3000u);
+}
+
 // A kernel whose chunks' writes overlap a little (each iteration writes 16
 // bytes at a stride of 8) runs its chunks one after another, in iteration
 // order, each on its member (Engine::launchInOrder); under

@@ -339,7 +339,7 @@ LaunchOutcome Engine::launchInOrder(const LaunchRequest &R,
   for (size_t I = 0; I < Cut.size(); ++I) {
     Layer.newEpoch();
     LaunchRun Part(*this, R, Rec);
-    Part.setWindow(Cut[I].Lo, Cut[I].Hi);
+    Part.setWindow(Cut[I].Lo, Cut[I].Hi, /*Whole=*/true);
     LaunchOutcome O = Part.split({{Cut[I].Member, 1}}, Why);
     if (O == LaunchOutcome::Done)
       continue;

@@ -238,8 +238,9 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
   // alike and halos are whole rows (ChunkPlan.h, rowGrain).
   uint64_t Grain =
       Windowed ? 1 : rowGrain(Trips, Shares.size() * E.Config.Chunks);
-  std::vector<ChunkSpec> Cut = splitIterations(
-      To - From, Weights, E.Config.Chunks, E.Config.MinChunk, Grain);
+  std::vector<ChunkSpec> Cut =
+      splitIterations(To - From, Weights, WindowWhole ? 1 : E.Config.Chunks,
+                      E.Config.MinChunk, Grain);
   for (ChunkSpec &S : Cut) {
     S.Lo += From;
     S.Hi += From;

@@ -69,10 +69,14 @@ public:
   /// Cuts only iterations [Lo, Hi) of the launch (a round: Engine.h), one
   /// chunk being enough. A member without room then leaves nothing run:
   /// split() says NotSplit and roomLearned() that its cap was lowered.
-  void setWindow(uint64_t Lo, uint64_t Hi) {
+  /// Whole: the window is one chunk whatever HETERO_CHUNKS says (a chunk of
+  /// a launch run in order, whose chunks' writes overlap: cut further, its
+  /// pieces would overlap too).
+  void setWindow(uint64_t Lo, uint64_t Hi, bool Whole = false) {
     Windowed = true;
     WinLo = Lo;
     WinHi = Hi;
+    WindowWhole = Whole;
   }
   bool roomLearned() const { return RoomLearned; }
   /// split() said NotSplit because its chunks' writes overlap, a little
@@ -126,7 +130,8 @@ private:
   std::string GridKey;
   std::string RoomKey;
   std::vector<size_t> RoomTakers;
-  bool Windowed = false, RoomLearned = false, Overlap = false;
+  bool Windowed = false, WindowWhole = false, RoomLearned = false,
+       Overlap = false;
   uint64_t WinLo = 0, WinHi = 0;
   /// Member M's chunks found no room: lowers its cap from its capacity
   /// against the bytes its chunks' sections span. False when it cannot

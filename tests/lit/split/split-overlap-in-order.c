@@ -15,6 +15,9 @@
 // RUN: env HETERO_DISABLE_CUDA=1 HETERO_MEMBERS=sim:0,sim:1,sim:2 HETERO_CUTS=shares HETERO_SHARES=fixed HETERO_STATS=1 HETERO_SIMULATE=3 %run-hetero %t 2>%t.shares | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=WHOLE < %t.shares
 // RUN: env HETERO_STATS=1 HETERO_SIMULATE=3 %run-hetero %t 2>%t.gpu | %FileCheck %s
+// Two chunks a member (fuzz seed 7019): each chunk still runs as one piece.
+// RUN: env HETERO_DISABLE_CUDA=1 HETERO_CHUNKS=2 HETERO_MEMBERS=sim:0,sim:1,sim:2 HETERO_SHARES=fixed HETERO_STATS=1 HETERO_SIMULATE=3 %run-hetero %t 2>%t.two | %FileCheck %s
+// RUN: grep -q 'in_order_launches=1' %t.two
 // CHECK: fields: hash={{[0-9a-f]+}} ok
 // CHECK: velocities: hash={{[0-9a-f]+}} ok
 // CHECK: done failures=0
