@@ -176,6 +176,10 @@ std::optional<Term> KernelAnalysis::translate(const Expr *E) {
   if (const auto *CE = dyn_cast<CastExpr>(E))
     return translateCast(CE);
   if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    // A condition known here leaves one value (an extent's `static_val ==
+    // dynamic_extent ? m_dyn_vals[k] : static_val`).
+    if (std::optional<bool> Holds = decided(CO->getCond()))
+      return translate(*Holds ? CO->getTrueExpr() : CO->getFalseExpr());
     std::optional<Term> A = translate(CO->getTrueExpr());
     std::optional<Term> X = translate(CO->getFalseExpr());
     if (!A || !X)
@@ -186,6 +190,16 @@ std::optional<Term> KernelAnalysis::translate(const Expr *E) {
     if (std::optional<ExprKind> K = minOrMax(*CO))
       return bounded(binary(*K, *A, *X, Degree));
     return bounded(binary(ExprKind::Either, *A, *X, Degree));
+  }
+  size_t Outer;
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (const Expr *Init = temporaryField(*ME, Outer))
+      return outOfThis(Outer, [&] { return translate(Init); });
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (const HelperLocal *L = helperElement(*AS))
+      return L->Value || !L->Constant || !L->Constant->isRepresentableByInt64()
+                 ? L->Value
+                 : constantTerm(L->Constant->getExtValue());
   }
   if (isa<MemberExpr>(E) || isa<ArraySubscriptExpr>(E) ||
       (isa<UnaryOperator>(E) &&
@@ -250,41 +264,50 @@ std::optional<Term> KernelAnalysis::translateBinary(const BinaryOperator *BO) {
   std::optional<Term> R = translate(BO->getRHS());
   if (!L || !R)
     return std::nullopt;
-  int Max = std::max(L->Degree, R->Degree);
-  QualType T = BO->getType();
-  switch (BO->getOpcode()) {
+  return combine(BO->getOpcode(), BO->getType(), *L, *R);
+}
+
+std::optional<Term> KernelAnalysis::combine(BinaryOperatorKind Op, QualType T,
+                                            const Term &L, const Term &R) {
+  int Max = std::max(L.Degree, R.Degree);
+  switch (Op) {
   case BO_Add:
-    return arithmetic(T, binary(ExprKind::Add, *L, *R, Max));
+    return arithmetic(T, binary(ExprKind::Add, L, R, Max));
   case BO_Sub:
-    return arithmetic(T, binary(ExprKind::Sub, *L, *R, Max));
+    return arithmetic(T, binary(ExprKind::Sub, L, R, Max));
   case BO_Mul:
-    return arithmetic(T, binary(ExprKind::Mul, *L, *R, L->Degree + R->Degree));
+    return arithmetic(T, binary(ExprKind::Mul, L, R, L.Degree + R.Degree));
   case BO_Div:
   case BO_Rem:
     // The operands are in T's range (C converted them), and so is the
     // quotient (INT_MIN / -1 is undefined). Exact in the arguments only;
     // with a counter it is a valid (interval) bound but not affine.
     return bounded(
-        binary(BO->getOpcode() == BO_Div ? ExprKind::Div : ExprKind::Rem, *L,
-               *R, Max));
+        binary(Op == BO_Div ? ExprKind::Div : ExprKind::Rem, L, R, Max));
   case BO_Shl:
     // The shifted operand has T (the promoted left operand's type).
-    return arithmetic(T,
-                      binary(ExprKind::Shl, *L, *R, Max + (R->Degree ? 1 : 0)));
+    return arithmetic(T, binary(ExprKind::Shl, L, R, Max + (R.Degree ? 1 : 0)));
   case BO_Shr:
-    return bounded(binary(ExprKind::Shr, *L, *R, Max));
+    return bounded(binary(ExprKind::Shr, L, R, Max));
   case BO_And:
-    return bounded(binary(ExprKind::And, *L, *R, Max));
+    return bounded(binary(ExprKind::And, L, R, Max));
   case BO_Or:
-    return bounded(binary(ExprKind::Or, *L, *R, Max));
+    return bounded(binary(ExprKind::Or, L, R, Max));
   case BO_Xor:
-    return bounded(binary(ExprKind::Xor, *L, *R, Max));
+    return bounded(binary(ExprKind::Xor, L, R, Max));
   default:
     return std::nullopt;
   }
 }
 
 std::optional<Term> KernelAnalysis::translateVariable(const VarDecl *VD) {
+  // A local of a helper being executed (HelperCalls.cpp).
+  if (auto It = HelperLocals.find(VD); It != HelperLocals.end()) {
+    const HelperLocal &L = It->second;
+    if (!L.Value && L.Constant && L.Constant->isRepresentableByInt64())
+      return constantTerm(L.Constant->getExtValue());
+    return L.Value;
+  }
   if (UnknownVars.count(VD))
     return std::nullopt;
   if (auto It = LevelOf.find(VD); It != LevelOf.end())
@@ -362,23 +385,28 @@ static bool lambdaOfTheCall(const CallExpr *C, const CXXMethodDecl *MD) {
 
 /// A call of a function whose body is one `return <expression>;` without
 /// side effects (an index helper `idx(x, y, z)`, or such a lambda): that
-/// expression, each parameter standing for its argument. Other calls have
-/// no known value.
+/// expression, each parameter standing for its argument; or of one whose
+/// body changes only its own locals (localOnlyBody): what executing it
+/// returns. Other calls have no known value.
 std::optional<Term> KernelAnalysis::translateCall(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
   bool Method = MD && MD->isInstance() && !MD->getParent()->isLambda();
+  bool Lambda = MD && MD->getParent()->isLambda();
   if (!FD || !C->getType()->isIntegerType() ||
-      (MD && !Method && !lambdaOfTheCall(C, MD)) || (Method && MD->isVirtual()))
+      (Lambda && !lambdaOfTheCall(C, MD)) || (Method && MD->isVirtual()))
     return std::nullopt;
   const FunctionDecl *Def = inlinableCallee(*C);
+  if (!Def)
+    return std::nullopt;
   // Calls in the returned expression are followed where they are quiet
   // too (a mapping's `return compute_offset(seq{}, i...);`).
-  const Expr *Returned =
-      Def ? quietReturn(*Def, /*IncludePossibleEffects=*/false) : nullptr;
-  if (!Returned || !quietCalls(Returned, 0))
+  const Expr *Returned = quietReturn(*Def, /*IncludePossibleEffects=*/false);
+  if (Returned && quietCalls(Returned, 0))
+    return inCallee(*C, *Def, Method, [&] { return translate(Returned); });
+  if (!localOnlyBody(*Def, 0))
     return std::nullopt;
-  return inCallee(*C, *Def, Method, [&] { return translate(Returned); });
+  return inCallee(*C, *Def, Method, [&] { return helperValue(*Def); });
 }
 
 const FunctionDecl *KernelAnalysis::inlinableCallee(const CallExpr &C) {
@@ -509,6 +537,10 @@ std::optional<Term> KernelAnalysis::sizeTerm(QualType T) {
 std::optional<KernelAnalysis::Address>
 KernelAnalysis::pointerLoaded(const Expr *Sub) {
   Sub = Sub->IgnoreParens();
+  size_t Outer;
+  if (const auto *ME = dyn_cast<MemberExpr>(Sub))
+    if (const Expr *Init = temporaryField(*ME, Outer))
+      return outOfThis(Outer, [&] { return pointerValue(Init); });
   const auto *DRE = dyn_cast<DeclRefExpr>(Sub);
   // A pointer a closure captured is loaded from the closure (below).
   if (DRE && !closureCapture(dyn_cast<VarDecl>(DRE->getDecl()))) {
@@ -732,7 +764,8 @@ bool KernelAnalysis::quietCalls(const Stmt *S, unsigned Depth,
           FD->hasBody(Def) && Def
               ? quietReturn(*Def, /*IncludePossibleEffects=*/false, AllowChecks)
               : nullptr;
-      if (!Returned || !quietCalls(Returned, Depth + 1, AllowChecks))
+      if (Returned ? !quietCalls(Returned, Depth + 1, AllowChecks)
+                   : !Def || !localOnlyBody(*Def, Depth + 1))
         return false;
     }
   }
@@ -815,11 +848,13 @@ const FieldDecl *KernelAnalysis::closureCapture(const VarDecl *VD) const {
 }
 
 KernelAnalysis::BoundThis KernelAnalysis::objectOf(const CallExpr &C) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(C.getDirectCallee());
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&C)) {
     const Expr *Object = MC->getImplicitObjectArgument();
-    return {Object, Object->getType()->isPointerType()};
+    return {Object, Object->getType()->isPointerType(), nullptr, MD};
   }
-  return {C.getArg(0), false}; // a member operator: the object comes first
+  // A member operator: the object comes first.
+  return {C.getArg(0), false, nullptr, MD};
 }
 
 /// Address of a memory lvalue; an unknown offset: base known, offset not.

@@ -986,6 +986,12 @@ bool KernelAnalysis::visitConstruct(const Stmt *S) {
       If && !If->getConditionVariable() && !If->isConsteval()) {
     visit(If->getInit(), false, false);
     visit(If->getCond(), false, false);
+    // A condition known here (a static table's `if (r == R)`): the branch
+    // not taken never runs.
+    if (std::optional<bool> Holds = decided(If->getCond())) {
+      visit(*Holds ? If->getThen() : If->getElse(), false, false);
+      return true;
+    }
     visitGuarded(If->getThen(), If->getCond(), true, false, false);
     if (If->getElse())
       visitGuarded(If->getElse(), If->getCond(), false, false, false);
@@ -1037,6 +1043,10 @@ bool KernelAnalysis::visitOperator(const Stmt *S, bool Read, bool Write) {
   // A C++ conditional lvalue is one of its branches.
   if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
     visit(CO->getCond(), false, false);
+    if (std::optional<bool> Holds = decided(CO->getCond())) {
+      visit(*Holds ? CO->getTrueExpr() : CO->getFalseExpr(), Read, Write);
+      return true;
+    }
     visitGuarded(CO->getTrueExpr(), CO->getCond(), true, Read, Write);
     visitGuarded(CO->getFalseExpr(), CO->getCond(), false, Read, Write);
     return true;

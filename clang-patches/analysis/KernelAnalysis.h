@@ -46,6 +46,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/StmtOpenMP.h"
+#include "llvm/ADT/APSInt.h"
 
 #include <map>
 #include <optional>
@@ -141,6 +142,8 @@ private:
     /// A lambda's closure made outside the loop: the variables its body
     /// names that it captured are the closure's fields (closureCapture).
     const clang::CXXRecordDecl *Lambda = nullptr;
+    /// The member function called on the object (objectOf).
+    const clang::CXXMethodDecl *Method = nullptr;
   };
   std::vector<BoundThis> ThisStack;
   /// `this` where the walk is: the innermost call's object, else ThisArg's.
@@ -234,7 +237,7 @@ private:
   std::set<std::string> DeviceMath;
   // The functions whose bodies are being walked in place of their calls.
   std::vector<const clang::FunctionDecl *> CallStack;
-  static constexpr size_t MaxCallDepth = 8;
+  static constexpr size_t MaxCallDepth = 16;
   // The address being walked goes to a local pointer or a parameter (a
   // call's argument): taking the address of mapped memory is fine there.
   bool AddressToLocal = false;
@@ -272,6 +275,9 @@ private:
   std::optional<Term> translate(const clang::Expr *E);
   std::optional<Term> translateCast(const clang::CastExpr *CE);
   std::optional<Term> translateBinary(const clang::BinaryOperator *BO);
+  /// L Op R in type T (Op a C binary operator: + - * / % << >> & | ^).
+  std::optional<Term> combine(clang::BinaryOperatorKind Op, clang::QualType T,
+                              const Term &L, const Term &R);
   std::optional<Term> translateVariable(const clang::VarDecl *VD);
   std::optional<Term> assignedValue(const clang::VarDecl *VD);
   std::optional<Term> translateCall(const clang::CallExpr *C);
@@ -402,6 +408,75 @@ private:
   bool visitOperator(const clang::Stmt *S, bool Read, bool Write);
   void visitVariable(const clang::DeclRefExpr *DRE, bool Write);
   void visitAddressOnly(const clang::Expr *E);
+
+  // AggregateTemporaries.cpp
+  /// The expression that initialized the field ME reads, where ME reads a
+  /// field of an aggregate temporary made in the loop body (`V{p, n}.f`, or
+  /// `this->f` in a const member function called on `V{p, n}`); null
+  /// otherwise. OuterThis: the expression is the caller's, one level out
+  /// of ThisStack by OuterThis levels (outOfThis).
+  const clang::Expr *temporaryField(const clang::MemberExpr &ME,
+                                    size_t &OuterThis);
+  /// F() with the N innermost objects of ThisStack set aside.
+  template <typename Fn> auto outOfThis(size_t N, Fn F) -> decltype(F()) {
+    std::vector<BoundThis> Inner(ThisStack.end() - N, ThisStack.end());
+    ThisStack.resize(ThisStack.size() - N);
+    auto Result = F();
+    ThisStack.insert(ThisStack.end(), Inner.begin(), Inner.end());
+    return Result;
+  }
+
+  // HelperCalls.cpp: integer helpers of several statements.
+  /// A local (or by-value parameter) of a helper being executed
+  /// (helperValue): its value so far as a term and, where it is a constant,
+  /// as a number (which may not fit a term: an extent's 2^64 - 1 tag).
+  struct HelperLocal {
+    std::optional<Term> Value;
+    std::optional<llvm::APSInt> Constant;
+  };
+  std::map<const clang::VarDecl *, HelperLocal> HelperLocals;
+  /// The elements of a helper's local arrays of integers.
+  std::map<const clang::VarDecl *, std::vector<HelperLocal>> HelperArrays;
+  /// The element AS reads, where its array is a helper's local one (an
+  /// unknown value where the subscript is not a constant in range); null
+  /// for other arrays.
+  const HelperLocal *helperElement(const clang::ArraySubscriptExpr &AS);
+  /// Set while a function's constant arguments are being found
+  /// (substituted): no substitution meanwhile.
+  bool Substituting = false;
+  /// Whether Def's body only declares integer locals, assigns them and its
+  /// by-value parameters, decides and returns (`index_type res = 0; ((res =
+  /// i + ext(r) * res), ...); return res;`, `if (r == R) return E; return
+  /// next::get(r);`), nothing in it taking an address or having another
+  /// effect, and every call in it quiet (quietCalls).
+  bool localOnlyBody(const clang::FunctionDecl &Def, unsigned Depth);
+  bool localOnlyStmt(const clang::Stmt *S, const clang::FunctionDecl &Def,
+                     unsigned Depth);
+  /// Whether E changes nothing but Def's locals and by-value parameters.
+  bool localOnlyExpr(const clang::Expr *E, const clang::FunctionDecl &Def,
+                     unsigned Depth);
+  /// The value Def's body returns, executed with its parameters bound (in
+  /// inCallee: Def innermost on CallStack); nullopt where a value or a
+  /// decision is unknown.
+  std::optional<Term> helperValue(const clang::FunctionDecl &Def);
+  enum class Flow { Next, Returned, Unknown };
+  Flow execute(const clang::Stmt *S, HelperLocal &Out);
+  /// Executes E's assignments to the helper's locals; false where one is
+  /// not of a kind executed here.
+  bool assignLocals(const clang::Expr *E);
+  /// VD's value where execution is, as HelperLocals or its binding has it.
+  HelperLocal currentValue(const clang::VarDecl *VD);
+  /// E's value where it is a constant here: a constant expression, a
+  /// helper's local known constant, a parameter or unassigned local bound
+  /// to one, a comparison or conversion of those, or an expression of the
+  /// innermost function followed that clang's evaluator folds with its
+  /// constant parameters substituted.
+  std::optional<llvm::APSInt> constantOf(const clang::Expr *E);
+  std::optional<llvm::APSInt> substituted(const clang::Expr *E);
+  /// VD's value where it is a constant here (constantOf).
+  std::optional<llvm::APSInt> variableConstant(const clang::VarDecl *VD);
+  /// Whether Cond holds here: nullopt where that is not known.
+  std::optional<bool> decided(const clang::Expr *Cond);
 };
 
 } // namespace hetero

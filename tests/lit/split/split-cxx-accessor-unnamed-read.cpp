@@ -1,8 +1,7 @@
 #pragma STDC FP_CONTRACT OFF
 // A view whose operator() returns `p[m(i, j)]`, where the mapping m computes
-// the offset in a helper of several statements (mdspan's rank-2
-// compute_offset: a local assigned in a fold, then returned): the analysis
-// cannot name that lvalue. The store through it is refused (the kernel runs
+// the offset in a loop over the ranks: the analysis cannot name that lvalue
+// (a fold over them is executed: split-cxx-layout-fold.cpp). The store through it is refused (the kernel runs
 // whole); a reduction that reads through it may read anything (readany), so
 // each member gets the whole view before its chunk, and the sum is the
 // serial loop's. (The read was once lost: the members summed stale values.)
@@ -13,21 +12,18 @@
 // CHECK: done failures=0
 #include <cstddef>
 #include <omp.h>
-#include <utility>
 
 #include "Inputs/split.h"
 
 struct Mapping2 {
   long e0, e1;
   long extent(size_t r) const { return r == 0 ? e0 : e1; }
-  template <size_t... R, class... I>
-  long compute_offset(std::index_sequence<R...>, I... idx) const {
+  size_t operator()(long i, long j) const {
+    long idx[2] = {i, j};
     long res = 0;
-    ((res = static_cast<long>(idx) + extent(R) * res), ...);
+    for (size_t r = 0; r < 2; ++r)
+      res = idx[r] + extent(r) * res;
     return res;
-  }
-  template <class... I> size_t operator()(I... i) const {
-    return compute_offset(std::index_sequence_for<I...>{}, i...);
   }
 };
 

@@ -3,9 +3,10 @@
 // index helper whose body is one `return x + y*nx + z*nx*ny;`, writes
 // included. The helper stands for its expression with the call's arguments,
 // so the writes are affine and the collapse(3) kernel splits; it matches a
-// serial host loop bit for bit. A helper with more than a return statement
-// gives no value: its writes leave the kernel whole, with the reason and
-// where it is.
+// serial host loop bit for bit. A helper of several statements that only
+// sets its own locals is executed (HelperCalls.cpp): its kernel splits too.
+// One with a loop gives no value: its writes leave the kernel whole, with
+// the reason and where it is.
 // RUN: %clangxx-hetero %s -o %t
 // RUN: env HETERO_STATS=1 HETERO_CHUNKS=4 %compare-fallback %t 2>%t.cpu | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=STATS < %t.cpu
@@ -13,6 +14,7 @@
 // RUN: %FileCheck %s --check-prefix=STATS < %t.sim
 // CHECK: stencil: hash={{[0-9a-f]+}} ok
 // CHECK: two-statement helper: hash={{[0-9a-f]+}} ok
+// CHECK: helper with a loop: hash={{[0-9a-f]+}} ok
 // CHECK: done failures=0
 #include <cstdlib>
 
@@ -26,6 +28,13 @@ inline int indexTo1D(int x, int y, int z) { return x + y * NX + z * NX * NY; }
 
 static long twoStatements(int x, int y) {
   long k = x + (long)y * NX;
+  return k;
+}
+
+static long withLoop(int x, int y) {
+  long k = x;
+  for (int r = 0; r < y; ++r)
+    k += NX;
   return k;
 }
 
@@ -65,7 +74,7 @@ int main() {
         stencil(cur, vsq, ref, x, y, z);
   check_bytes("stencil", next, ref, n * sizeof(float));
 
-// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(non-affine write at split-index-helper.cpp:[[@LINE+5]]:7)
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=yes
 #pragma omp target teams distribute parallel for collapse(2)                   \
     map(tofrom : next[0 : n])
   for (int y = 0; y < NY; y++)
@@ -75,6 +84,17 @@ int main() {
     for (int x = 0; x < NX; x++)
       ref[twoStatements(x, y)] += 1.0f;
   check_bytes("two-statement helper", next, ref, n * sizeof(float));
+
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(non-affine write at split-index-helper.cpp:[[@LINE+5]]:7)
+#pragma omp target teams distribute parallel for collapse(2)                   \
+    map(tofrom : next[0 : n])
+  for (int y = 0; y < NY; y++)
+    for (int x = 0; x < NX; x++)
+      next[withLoop(x, y)] += 1.0f;
+  for (int y = 0; y < NY; y++)
+    for (int x = 0; x < NX; x++)
+      ref[withLoop(x, y)] += 1.0f;
+  check_bytes("helper with a loop", next, ref, n * sizeof(float));
   free(cur);
   free(vsq);
   free(next);
