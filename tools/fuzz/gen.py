@@ -36,8 +36,10 @@ About a third of the seeds are C++ (first line `// lang: c++`, compiled
 with -x c++; drawn apart from the program's own random stream, so a seed's
 C program is the same with or without): min and max are std::min and
 std::max (reference parameters), a third of the kernels' stores take their
-value through a generic lambda that captures by copy, enums have their C
-type fixed, and 2-D arrays have constant extents.
+value through a generic lambda that captures by copy, a third of the element
+accesses of flat arrays go through a view made where it is used (rank 1, a
+checked one, or rank 2 with its offset folded in a helper), enums have their
+C type fixed, and 2-D arrays have constant extents.
 
 `--meta` writes a JSON description (kernels, their pragma line, shape tags)
 that the driver (hetero_fuzz.py) uses for statistics and triage. `--diag`
@@ -59,7 +61,10 @@ import sys
 # The first line of a C++ program: the driver compiles it with -x c++.
 CXX_MARKER = "// lang: c++"
 # The C++ programs' helpers: a functor whose operator() is a member
-# template, and a class template whose member function returns a member.
+# template, a class template whose member function returns a member, and
+# accessors over a mapped pointer the way views are written (Kokkos, mdspan):
+# one returning a reference, one that checks before it returns (a check that
+# never fails), and a rank-2 one whose offset a helper folds into a local.
 CXX_HELPERS = """struct Pass_ {
   template <class T> T operator()(T v) const { return v; }
 };
@@ -67,7 +72,31 @@ template <class T> struct Keep_ {
   T v;
   T get() const { return v; }
 };
-template <class T> static Keep_<T> keep_(T v) { return Keep_<T>{v}; }"""
+template <class T> static Keep_<T> keep_(T v) { return Keep_<T>{v}; }
+template <class T> struct V1_ {
+  T *p;
+  T &operator()(long long i) const { return p[i]; }
+};
+template <class T> static V1_<T> v1_(T *p) { return V1_<T>{p}; }
+template <class T> struct VC_ {
+  T *p;
+  T &operator()(long long i) const {
+    if (i < -(1LL << 50))
+      __builtin_trap();
+    return p[i];
+  }
+};
+template <class T> struct V2_ {
+  T *p;
+  long long s;
+  long long offset(long long i, long long j) const {
+    long long o = j;
+    o += i * s;
+    return o;
+  }
+  T &operator()(long long i, long long j) const { return p[offset(i, j)]; }
+};
+"""
 
 
 class Reject(Exception):
@@ -2621,7 +2650,7 @@ class Program:
         for st in K.body:
             st.emit(1, body)
         if self.cxx:
-            body = self.through_lambdas(body, K)
+            body = self.through_accessors(self.through_lambdas(body, K), K)
         out.append(pad + "{")
         out += [pad + b for b in body]
         out.append(pad + "}")
@@ -2656,6 +2685,54 @@ class Program:
                        "member": "%s%s = keep_(%s).get();"}[form]
                 l = pat % m.groups()
                 K.tags.add("cxx-" + form)
+            after_pragma = l.lstrip().startswith("#pragma")
+            out.append(l)
+        return out
+
+    # A kernel-body element access `p[e]` of a flat array, an index array or
+    # a view, rewritten as a call of an accessor that returns a reference to
+    # the same element (CXX_HELPERS), made where it is used: `V1_<T>{p}(e)`,
+    # `VC_<T>{p}(e)`, `V2_<T>{p, 1}(0, e)` or by a function, `v1_(p)(e)`. Subscripts are in range, so converting e to long
+    # long keeps its value. Not the statement after an atomic directive,
+    # whose form is fixed.
+    def through_accessors(self, body, K):
+        types = {a.name: a.etype.cname for a in self.arrays
+                 if a.kind in ("flat", "idx", "perm")}
+        types.update({v.name: v.arr.etype.cname for v in self.views})
+        if not types:
+            return body
+        pat = re.compile(r"(?<![\w.>])(%s)\[" % "|".join(map(re.escape, types)))
+        # (parenthesized: a macro's argument may hold it, F2I(...))
+        forms = {"view": "(V1_<{t}>{{{p}}}({e}))",
+                 "checked-view": "(VC_<{t}>{{{p}}}({e}))",
+                 "view2": "(V2_<{t}>{{{p}, 1}}(0, {e}))",
+                 "made-view": "(v1_({p})({e}))"}
+
+        def rewrite(text):
+            out, i = [], 0
+            while True:
+                m = pat.search(text, i)
+                if m is None:
+                    return "".join(out) + text[i:]
+                k, depth = m.end(), 1
+                while depth:
+                    depth += {"[": 1, "]": -1}.get(text[k], 0)
+                    k += 1
+                inner = rewrite(text[m.end():k - 1])
+                out.append(text[i:m.start()])
+                if self.cxx_rng.random() < 0.3:
+                    form = self.cxx_rng.choice(sorted(forms))
+                    K.tags.add("cxx-" + form)
+                    out.append(forms[form].format(
+                        t=types[m.group(1)], p=m.group(1), e=inner))
+                else:
+                    out.append("%s[%s]" % (m.group(1), inner))
+                i = k
+
+        out, after_pragma = [], False
+        for l in body:
+            if not after_pragma and not l.lstrip().startswith("#"):
+                l = rewrite(l)
             after_pragma = l.lstrip().startswith("#pragma")
             out.append(l)
         return out

@@ -124,15 +124,22 @@ def driver_settings(build):
     library directory."""
     path = os.path.join(build, "bin", "clang")
     text = open(path).read()
+    # The script finds its library directory at run time ($libdir: ../lib
+    # next to it), so a path read from it may name that variable.
+    lib = os.path.join(os.path.dirname(os.path.realpath(path)), "..", "lib")
+    lib = os.path.normpath(lib)
+
+    def expand(p):
+        return p.replace('"', "").replace("${libdir}", lib).replace(
+            "$libdir", lib)
     clang = re.search(r"^clang=(\S+)", text, re.M)
     plugin = re.search(r"HETERO_COMPILER_PLUGIN:-([^}]+)\}", text)
-    libdir = re.search(r"-L(\S+?)[\s\"]", text)
     return {
         "driver": path,
         "clang": clang.group(1) if clang else "clang-19",
-        "plugin": plugin.group(1) if plugin else
-        os.path.join(build, "lib", "libHeteroCompilerPlugin.so"),
-        "libdir": libdir.group(1) if libdir else os.path.join(build, "lib"),
+        "plugin": expand(plugin.group(1)) if plugin else
+        os.path.join(lib, "libHeteroCompilerPlugin.so"),
+        "libdir": lib,
     }
 
 
@@ -597,6 +604,8 @@ def summarize(results, cfg, elapsed):
             ("values", lambda t: t.startswith(("fp-", "fma", "pure"))),
             ("c++", lambda t: t in ("cxx-lambda", "cxx-capture",
                                     "cxx-functor", "cxx-member",
+                                    "cxx-view", "cxx-checked-view",
+                                    "cxx-view2", "cxx-made-view",
                                     "std-minmax")),
         ])
         seen = set()
