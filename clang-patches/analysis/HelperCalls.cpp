@@ -49,6 +49,14 @@ bool isOwnLocal(const VarDecl *VD, const FunctionDecl &Def) {
          VD->hasLocalStorage() && !VD->getType()->isReferenceType();
 }
 
+/// Whether VD is an own local that execution can follow when assigned: an
+/// integer (a pointer parameter moved by `p++` would still be read as its
+/// argument's value elsewhere).
+bool isAssignableLocal(const VarDecl *VD, const FunctionDecl &Def) {
+  return VD && isOwnLocal(VD, Def) &&
+         VD->getType()->isIntegralOrEnumerationType();
+}
+
 const VarDecl *assignedVariable(const Expr *LHS) {
   const auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParens());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -117,16 +125,14 @@ bool KernelAnalysis::localOnlyExpr(const Expr *E, const FunctionDecl &Def,
       return true;
     if (const auto *BO = dyn_cast<BinaryOperator>(S);
         BO && BO->isAssignmentOp()) {
-      const VarDecl *VD = assignedVariable(BO->getLHS());
-      return VD && isOwnLocal(VD, Def) && Own(BO->getRHS());
+      return isAssignableLocal(assignedVariable(BO->getLHS()), Def) &&
+             Own(BO->getRHS());
     }
     if (const auto *U = dyn_cast<UnaryOperator>(S)) {
       if (U->getOpcode() == UO_AddrOf)
         return false;
-      if (U->isIncrementDecrementOp()) {
-        const VarDecl *VD = assignedVariable(U->getSubExpr());
-        return VD && isOwnLocal(VD, Def);
-      }
+      if (U->isIncrementDecrementOp())
+        return isAssignableLocal(assignedVariable(U->getSubExpr()), Def);
     }
     if (isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S) || isa<CXXThrowExpr>(S) ||
         isa<StmtExpr>(S) || isa<AtomicExpr>(S) || isa<LambdaExpr>(S))

@@ -15,6 +15,7 @@
 // CHECK: stencil: hash={{[0-9a-f]+}} ok
 // CHECK: two-statement helper: hash={{[0-9a-f]+}} ok
 // CHECK: helper with a loop: hash={{[0-9a-f]+}} ok
+// CHECK: helper moving its pointer: hash={{[0-9a-f]+}} ok
 // CHECK: done failures=0
 #include <cstdlib>
 
@@ -29,6 +30,13 @@ inline int indexTo1D(int x, int y, int z) { return x + y * NX + z * NX * NY; }
 static long twoStatements(int x, int y) {
   long k = x + (long)y * NX;
   return k;
+}
+
+// Moves its pointer parameter: not executed (the read after it would be
+// taken at the argument's own value).
+static long shifted(const int *off, int i) {
+  off++;
+  return off[i];
 }
 
 static long withLoop(int x, int y) {
@@ -95,6 +103,20 @@ int main() {
     for (int x = 0; x < NX; x++)
       ref[withLoop(x, y)] += 1.0f;
   check_bytes("helper with a loop", next, ref, n * sizeof(float));
+
+  // A permutation read one past i, through a helper that moves its pointer.
+  int *perm = (int *)malloc((n + 1) * sizeof(int));
+  for (int k = 0; k <= n; ++k)
+    perm[k] = (int)(((long)k * 7919) % n);
+// STATS-DAG: hetero-stats kernel={{.*}}_l[[@LINE+1]] launches=1 split=no(
+#pragma omp target teams distribute parallel for map(to : perm[0 : n + 1])     \
+    map(tofrom : next[0 : n])
+  for (int i = 0; i < n; i++)
+    next[shifted(perm, i)] += 2.0f;
+  for (int i = 0; i < n; i++)
+    ref[shifted(perm, i)] += 2.0f;
+  check_bytes("helper moving its pointer", next, ref, n * sizeof(float));
+  free(perm);
   free(cur);
   free(vsq);
   free(next);
