@@ -445,9 +445,9 @@ private:
   /// (substituted): no substitution meanwhile.
   bool Substituting = false;
   /// Whether Def's body only declares integer locals, assigns them and its
-  /// by-value parameters, decides and returns (`index_type res = 0; ((res =
-  /// i + ext(r) * res), ...); return res;`, `if (r == R) return E; return
-  /// next::get(r);`), nothing in it taking an address or having another
+  /// by-value integer parameters, decides and returns (`index_type res = 0;
+  /// ((res = i + ext(r) * res), ...); return res;`, `if (r == R) return E;
+  /// return next::get(r);`), nothing in it taking an address or having another
   /// effect, and every call in it quiet (quietCalls).
   bool localOnlyBody(const clang::FunctionDecl &Def, unsigned Depth);
   bool localOnlyStmt(const clang::Stmt *S, const clang::FunctionDecl &Def,
