@@ -197,9 +197,7 @@ std::optional<Term> KernelAnalysis::translate(const Expr *E) {
       return outOfThis(Outer, [&] { return translate(Init); });
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
     if (const HelperLocal *L = helperElement(*AS))
-      return L->Value || !L->Constant || !L->Constant->isRepresentableByInt64()
-                 ? L->Value
-                 : constantTerm(L->Constant->getExtValue());
+      return termOf(*L);
   }
   if (isa<MemberExpr>(E) || isa<ArraySubscriptExpr>(E) ||
       (isa<UnaryOperator>(E) &&
@@ -302,12 +300,8 @@ std::optional<Term> KernelAnalysis::combine(BinaryOperatorKind Op, QualType T,
 
 std::optional<Term> KernelAnalysis::translateVariable(const VarDecl *VD) {
   // A local of a helper being executed (HelperCalls.cpp).
-  if (auto It = HelperLocals.find(VD); It != HelperLocals.end()) {
-    const HelperLocal &L = It->second;
-    if (!L.Value && L.Constant && L.Constant->isRepresentableByInt64())
-      return constantTerm(L.Constant->getExtValue());
-    return L.Value;
-  }
+  if (auto It = HelperLocals.find(VD); It != HelperLocals.end())
+    return termOf(It->second);
   if (UnknownVars.count(VD))
     return std::nullopt;
   if (auto It = LevelOf.find(VD); It != LevelOf.end())

@@ -155,9 +155,13 @@ std::optional<Term> KernelAnalysis::helperValue(const FunctionDecl &Def) {
   HelperArrays = std::move(OuterArrays);
   if (F != Flow::Returned)
     return std::nullopt;
-  if (!Out.Value && Out.Constant && Out.Constant->isRepresentableByInt64())
-    return constantTerm(Out.Constant->getExtValue());
-  return Out.Value;
+  return termOf(Out);
+}
+
+std::optional<Term> KernelAnalysis::termOf(const HelperLocal &L) {
+  if (!L.Value && L.Constant && L.Constant->isRepresentableByInt64())
+    return constantTerm(L.Constant->getExtValue());
+  return L.Value;
 }
 
 KernelAnalysis::Flow KernelAnalysis::execute(const Stmt *S, HelperLocal &Out) {
@@ -310,10 +314,9 @@ KernelAnalysis::variableConstant(const VarDecl *VD) {
                          Owner ? Owner->getCanonicalDecl() : nullptr);
   if (Frame != CallStack.end() && !isa<ParmVarDecl>(VD))
     ++Frame;
-  std::vector<const FunctionDecl *> Inner(Frame, CallStack.end());
-  CallStack.erase(Frame, CallStack.end());
-  std::optional<llvm::APSInt> V = constantOf(It->second);
-  CallStack.insert(CallStack.end(), Inner.begin(), Inner.end());
+  std::optional<llvm::APSInt> V =
+      withStackCut(CallStack, static_cast<size_t>(Frame - CallStack.begin()),
+                   [&] { return constantOf(It->second); });
   Resolving.erase(VD);
   return V;
 }

@@ -304,11 +304,17 @@ private:
     auto D = InitDepth.find(VD);
     if (D == InitDepth.end() || D->second >= ThisStack.size())
       return F();
-    std::vector<BoundThis> Inner(ThisStack.begin() + D->second,
-                                 ThisStack.end());
-    ThisStack.resize(D->second);
+    return withStackCut(ThisStack, D->second, F);
+  }
+  /// F() with Stack cut to its first Keep entries; the rest are put back
+  /// after (the analysis steps out to an outer function or object).
+  template <typename T, typename Fn>
+  static auto withStackCut(std::vector<T> &Stack, size_t Keep, Fn F)
+      -> decltype(F()) {
+    std::vector<T> Inner(Stack.begin() + Keep, Stack.end());
+    Stack.resize(Keep);
     auto Result = F();
-    ThisStack.insert(ThisStack.end(), Inner.begin(), Inner.end());
+    Stack.insert(Stack.end(), Inner.begin(), Inner.end());
     return Result;
   }
   /// In(), with Def's parameters bound to C's arguments, Def on the call
@@ -419,11 +425,7 @@ private:
                                     size_t &OuterThis);
   /// F() with the N innermost objects of ThisStack set aside.
   template <typename Fn> auto outOfThis(size_t N, Fn F) -> decltype(F()) {
-    std::vector<BoundThis> Inner(ThisStack.end() - N, ThisStack.end());
-    ThisStack.resize(ThisStack.size() - N);
-    auto Result = F();
-    ThisStack.insert(ThisStack.end(), Inner.begin(), Inner.end());
-    return Result;
+    return withStackCut(ThisStack, ThisStack.size() - N, F);
   }
 
   // HelperCalls.cpp: integer helpers of several statements.
@@ -434,6 +436,8 @@ private:
     std::optional<Term> Value;
     std::optional<llvm::APSInt> Constant;
   };
+  /// L as a term: its value, else its constant where a term holds it.
+  std::optional<Term> termOf(const HelperLocal &L);
   std::map<const clang::VarDecl *, HelperLocal> HelperLocals;
   /// The elements of a helper's local arrays of integers.
   std::map<const clang::VarDecl *, std::vector<HelperLocal>> HelperArrays;

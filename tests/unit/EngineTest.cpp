@@ -491,6 +491,12 @@ TEST_F(EngineFixture, UnsafePlansRunWholeAndChangeNothingFirst) {
   EXPECT_EQ(download(B), V);
 }
 
+// Each iteration writes 16 bytes at a stride of 8: neighbouring chunks'
+// writes overlap by 8 bytes.
+const char *const OverlapDesc = "hetero-kernel 1\nsplit yes\nnest 1\n"
+                                "loop 0 0 lt 3000 1\n"
+                                "write 16 (arg 1) (* (c 0) 8)\n";
+
 // With HETERO_CHUNKS over 1, each member's several chunks still run one
 // after another, each as one piece: cut further, a piece's writes would
 // overlap its neighbour's and the launch stopped half run (fuzz seed 7019:
@@ -498,10 +504,7 @@ TEST_F(EngineFixture, UnsafePlansRunWholeAndChangeNothingFirst) {
 TEST_F(EngineFixture, OverlappingWritesInOrderKeepEachChunkWhole) {
   std::vector<double> V = initial(N);
   void *A = upload(V), *B = upload(V);
-  const std::string Overlap = "hetero-kernel 1\nsplit yes\nnest 1\n"
-                              "loop 0 0 lt 3000 1\n"
-                              "write 16 (arg 1) (* (c 0) 8)\n";
-  KernelDescriptor D = parseDescriptor(Overlap.c_str());
+  KernelDescriptor D = parseDescriptor(OverlapDesc);
   KernelTraits K = traits(D);
   Config.Chunks = 2;
   std::vector<std::pair<uint64_t, uint64_t>> Ran;
@@ -528,10 +531,7 @@ TEST_F(EngineFixture, OverlappingWritesInOrderKeepEachChunkWhole) {
 TEST_F(EngineFixture, OverlappingWritesRunTheirChunksInOrder) {
   std::vector<double> V = initial(N);
   void *A = upload(V), *B = upload(V);
-  const std::string Overlap = "hetero-kernel 1\nsplit yes\nnest 1\n"
-                              "loop 0 0 lt 3000 1\n"
-                              "write 16 (arg 1) (* (c 0) 8)\n";
-  KernelDescriptor D = parseDescriptor(Overlap.c_str());
+  KernelDescriptor D = parseDescriptor(OverlapDesc);
   KernelTraits K = traits(D);
   std::vector<std::tuple<size_t, uint64_t, uint64_t>> Ran;
   Back.Total = 3000;
@@ -574,7 +574,7 @@ TEST_F(EngineFixture, OverlappingWritesRunTheirChunksInOrder) {
   RunsWhole(traits(Flag), "a flag all chunks write");
   Config.OwnerCuts = true;
   KernelDescriptor WithSum =
-      parseDescriptor((Overlap + "reduce 0 + f64\n").c_str());
+      parseDescriptor((std::string(OverlapDesc) + "reduce 0 + f64\n").c_str());
   RunsWhole(traits(WithSum), "a reduction");
 }
 
