@@ -1,7 +1,6 @@
 //===- CudaBatchCopy.cpp - A lane's copies in one driver call -------------===//
 #include "CudaBatchCopy.h"
-
-#include <dlfcn.h>
+#include "CudaDriver.h"
 
 namespace hetero {
 
@@ -19,15 +18,9 @@ struct MemcpyAttributes {
 constexpr int SrcAccessOrderStream = 1;
 } // namespace
 
-CudaBatchCopy::CudaBatchCopy() {
-  for (const char *Lib : {"libcuda.so.1", "libcuda.so"})
-    if (void *Handle = dlopen(Lib, RTLD_LAZY | RTLD_NOLOAD)) {
-      Batch = reinterpret_cast<BatchFn>(dlsym(Handle, "cuMemcpyBatchAsync_v2"));
-      dlclose(Handle); // the cuda plugin keeps it loaded
-      if (Batch)
-        return;
-    }
-}
+CudaBatchCopy::CudaBatchCopy()
+    : Batch(reinterpret_cast<BatchFn>(
+          cudaDriverSymbol("cuMemcpyBatchAsync_v2"))) {}
 
 const CudaBatchCopy &CudaBatchCopy::get() {
   static const CudaBatchCopy Once;

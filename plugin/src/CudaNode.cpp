@@ -1,5 +1,6 @@
 //===- CudaNode.cpp - A GPU's memory through LLVM's cuda plugin -----------===//
 #include "CudaNode.h"
+#include "CudaHostPins.h"
 
 #include "CudaVirtualMemory.h"
 
@@ -143,8 +144,24 @@ CudaNodeOps::~CudaNodeOps() {
 // thread as with 16, and with the staging buffers freed after the copy;
 // the cause is not known), which a program's timed region pays.
 bool CudaNodeOps::copyFromHost(void *Dst, const void *Src, size_t Size) {
-  return Cuda.data_submit(Device, Dst, const_cast<void *>(Src),
-                          static_cast<int64_t>(Size)) == OFFLOAD_SUCCESS;
+  return CudaHostPins::get().inPieces(Src, Size, [&](uint64_t At, uint64_t N) {
+    return Cuda.data_submit(Device, static_cast<char *>(Dst) + At,
+                            const_cast<char *>(static_cast<const char *>(Src)) +
+                                At,
+                            static_cast<int64_t>(N)) == OFFLOAD_SUCCESS;
+  });
+}
+
+void CudaNodeOps::pinHost(const void *P, uint64_t Size) {
+  if (auto Err = Cuda.getDevice(Device).setContext()) {
+    llvm::consumeError(std::move(Err)); // it stays pageable
+    return;
+  }
+  CudaHostPins::get().pin(P, Size);
+}
+
+void CudaNodeOps::unpinHost(const void *P, uint64_t Size) {
+  CudaHostPins::get().unpin(P, Size);
 }
 
 namespace {
@@ -179,8 +196,12 @@ bool CudaNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
       return stagedToHost(static_cast<char *>(Dst),
                           static_cast<const char *>(Src), Size);
   }
-  return Cuda.data_retrieve(Device, Dst, const_cast<void *>(Src),
-                            static_cast<int64_t>(Size)) == OFFLOAD_SUCCESS;
+  return CudaHostPins::get().inPieces(Dst, Size, [&](uint64_t At, uint64_t N) {
+    return Cuda.data_retrieve(
+               Device, static_cast<char *>(Dst) + At,
+               const_cast<char *>(static_cast<const char *>(Src)) + At,
+               static_cast<int64_t>(N)) == OFFLOAD_SUCCESS;
+  });
 }
 
 // Piece I is retrieved into buffer I % 2 while piece I - 1 is copied out of

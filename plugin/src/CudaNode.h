@@ -61,6 +61,10 @@ public:
   bool unback(void *Ptr, uint64_t Lo, uint64_t Hi) override;
   /// The part's share (Capacity), or the GPU's memory.
   uint64_t capacity() const override { return Capacity ? Capacity : Memory; }
+  /// Page-locks the range for every GPU (CudaHostPins.h).
+  void pinHost(const void *P, uint64_t Size) override;
+  void unpinHost(const void *P, uint64_t Size) override;
+  /// Cut where pinned host memory begins or ends (CudaHostPins.h).
   bool copyFromHost(void *Dst, const void *Src, size_t Size) override;
   bool copyToHost(void *Dst, const void *Src, size_t Size) override;
   bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,

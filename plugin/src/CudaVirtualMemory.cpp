@@ -1,13 +1,12 @@
 //===- CudaVirtualMemory.cpp - GPU buffers held in part -------------------===//
 #include "CudaVirtualMemory.h"
+#include "CudaDriver.h"
 
 // LLVM's declarations of the driver API (types and prototypes only: the
 // functions are looked up below, whichever way the cuda plugin was built).
 #include "dynamic_cuda/cuda.h"
 
 #include "llvm/Support/MathExtras.h"
-
-#include <dlfcn.h>
 
 namespace hetero {
 
@@ -29,8 +28,8 @@ struct CudaVirtualMemory::Entry {
 };
 
 namespace {
-template <typename Fn> bool lookUp(void *Lib, const char *Name, Fn &Out) {
-  Out = reinterpret_cast<Fn>(dlsym(Lib, Name));
+template <typename Fn> bool lookUp(const char *Name, Fn &Out) {
+  Out = reinterpret_cast<Fn>(cudaDriverSymbol(Name));
   return Out != nullptr;
 }
 
@@ -44,28 +43,20 @@ CUmemAllocationProp deviceMemory(int Device) {
 } // namespace
 
 CudaVirtualMemory::CudaVirtualMemory() {
-  void *Lib = nullptr;
-  for (const char *Name : {"libcuda.so.1", "libcuda.so"})
-    if ((Lib = dlopen(Name, RTLD_LAZY | RTLD_NOLOAD)))
-      break;
-  if (!Lib)
-    return;
   static Entry E;
-  bool All = lookUp(Lib, "cuDeviceGetAttribute", E.DeviceGetAttribute) &&
-             lookUp(Lib, "cuDeviceGetCount", E.DeviceGetCount) &&
-             lookUp(Lib, "cuDeviceCanAccessPeer", E.DeviceCanAccessPeer) &&
-             lookUp(Lib, "cuDevicePrimaryCtxRetain", E.PrimaryCtxRetain) &&
-             lookUp(Lib, "cuCtxGetCurrent", E.CtxGetCurrent) &&
-             lookUp(Lib, "cuCtxSetCurrent", E.CtxSetCurrent) &&
-             lookUp(Lib, "cuMemGetAllocationGranularity", E.GetGranularity) &&
-             lookUp(Lib, "cuMemAddressReserve", E.AddressReserve) &&
-             lookUp(Lib, "cuMemAddressFree", E.AddressFree) &&
-             lookUp(Lib, "cuMemCreate", E.Create) &&
-             lookUp(Lib, "cuMemRelease", E.Release) &&
-             lookUp(Lib, "cuMemMap", E.Map) &&
-             lookUp(Lib, "cuMemUnmap", E.Unmap) &&
-             lookUp(Lib, "cuMemSetAccess", E.SetAccess);
-  dlclose(Lib); // the cuda plugin keeps it loaded
+  bool All = lookUp("cuDeviceGetAttribute", E.DeviceGetAttribute) &&
+             lookUp("cuDeviceGetCount", E.DeviceGetCount) &&
+             lookUp("cuDeviceCanAccessPeer", E.DeviceCanAccessPeer) &&
+             lookUp("cuDevicePrimaryCtxRetain", E.PrimaryCtxRetain) &&
+             lookUp("cuCtxGetCurrent", E.CtxGetCurrent) &&
+             lookUp("cuCtxSetCurrent", E.CtxSetCurrent) &&
+             lookUp("cuMemGetAllocationGranularity", E.GetGranularity) &&
+             lookUp("cuMemAddressReserve", E.AddressReserve) &&
+             lookUp("cuMemAddressFree", E.AddressFree) &&
+             lookUp("cuMemCreate", E.Create) &&
+             lookUp("cuMemRelease", E.Release) && lookUp("cuMemMap", E.Map) &&
+             lookUp("cuMemUnmap", E.Unmap) &&
+             lookUp("cuMemSetAccess", E.SetAccess);
   if (All)
     Api = &E;
 }

@@ -2,13 +2,14 @@
 //
 // The image table (a binary's images grouped), symbol lookup in an ELF image,
 // the protection of host memory (const globals are never written), the
-// CPU teams' thread limits, each on real inputs: this test binary's own ELF
-// file, its own read-only and writable data, and libomp; and the thread the
-// pool starts on.
+// CPU teams' thread limits, the bookkeeping of pinned host memory, each on
+// real inputs: this test binary's own ELF file, its own read-only and
+// writable data, and libomp; and the thread the pool starts on.
 //
 //===----------------------------------------------------------------------===//
 #include "CpuTeam.h"
 #include "HostMappings.h"
+#include "HostPinRanges.h"
 #include "ImageSymbols.h"
 #include "ImageTable.h"
 #include "PoolStart.h"
@@ -195,4 +196,41 @@ TEST(PoolStart, AStartRunHereIsWaitedForOnce) {
   EXPECT_EQ(S.wait([&](const std::string &) { ++Thens; }), "");
   EXPECT_EQ(Thens, 1);
   EXPECT_TRUE(S.done());
+}
+
+// What of a range asked for is pinned: whole pages, nothing twice, within
+// the limit; a copy is cut at every edge of a registration; a freed
+// buffer's registrations go, and only its.
+TEST(HostPinRanges, WholePagesOnceWithinTheLimitAndCopiesCutAtEdges) {
+  using Span = HostPinRanges::Span;
+  const uintptr_t P = 4096;
+  HostPinRanges R(P, 10 * P);
+  // Whole pages inside: [P + 1, 4P + 5) pins [2P, 4P).
+  EXPECT_EQ(R.toPin(P + 1, 4 * P + 5), (std::vector<Span>{{2 * P, 4 * P}}));
+  R.added(2 * P, 4 * P);
+  // Around it, only what is not pinned yet.
+  EXPECT_EQ(R.toPin(P, 6 * P), (std::vector<Span>{{P, 2 * P}, {4 * P, 6 * P}}));
+  R.added(P, 2 * P);
+  R.added(4 * P, 6 * P);
+  EXPECT_TRUE(R.toPin(P, 6 * P).empty());
+  EXPECT_TRUE(R.toPin(3 * P, 3 * P + 100).empty());
+  EXPECT_EQ(R.bytes(), 5 * P);
+  // The limit: 5 more pages at most.
+  EXPECT_EQ(R.toPin(10 * P, 30 * P), (std::vector<Span>{{10 * P, 15 * P}}));
+  // A copy across registrations and pageable memory: one piece each.
+  EXPECT_EQ(R.pieces(P / 2, 7 * P), (std::vector<Span>{{P / 2, P},
+                                                       {P, 2 * P},
+                                                       {2 * P, 4 * P},
+                                                       {4 * P, 6 * P},
+                                                       {6 * P, 7 * P}}));
+  EXPECT_EQ(R.pieces(3 * P, 3 * P + 8),
+            (std::vector<Span>{{3 * P, 3 * P + 8}}));
+  EXPECT_EQ(R.pieces(8 * P, 9 * P), (std::vector<Span>{{8 * P, 9 * P}}));
+  // Freeing [2P, 6P) takes the two registrations that start there.
+  EXPECT_EQ(R.removeInside(2 * P, 6 * P),
+            (std::vector<Span>{{2 * P, 4 * P}, {4 * P, 6 * P}}));
+  EXPECT_EQ(R.bytes(), P);
+  EXPECT_FALSE(R.empty());
+  EXPECT_EQ(R.removeInside(0, 100 * P), (std::vector<Span>{{P, 2 * P}}));
+  EXPECT_TRUE(R.empty());
 }

@@ -602,6 +602,47 @@ TEST(DataLayerEviction, LeastRecentlyUsedGoesAndDirtyBytesGoHomeFirst) {
   EXPECT_TRUE(L.release(PZ));
 }
 
+// Evicted bytes come back: the evicting node is asked to pin their host
+// side (NodeOps::pinHost: a GPU's copies then run at its link's rate), and
+// every node to unpin a buffer's host storage before it is freed.
+TEST(DataLayerEviction, EvictedHostRangesArePinnedUntilTheBufferGoes) {
+  struct Recording : SimulatedNodeOps {
+    using SimulatedNodeOps::SimulatedNodeOps;
+    std::vector<std::pair<const void *, uint64_t>> Pinned, Unpinned;
+    void pinHost(const void *P, uint64_t Size) override {
+      Pinned.emplace_back(P, Size);
+    }
+    void unpinHost(const void *P, uint64_t Size) override {
+      Unpinned.emplace_back(P, Size);
+    }
+  };
+  const uint64_t G = SimulatedNodeOps::Granule;
+  DataLayer L;
+  auto Node = std::make_unique<Recording>(0, 2 * G);
+  Recording &R = *Node;
+  NodeId A = L.addNode(std::move(Node));
+  void *PX = L.allocate(G), *PY = L.allocate(G), *PZ = L.allocate(G);
+  std::vector<char> V(G, 1);
+  for (void *P : {PX, PY, PZ})
+    ASSERT_TRUE(L.write(P, V.data(), G));
+  auto Id = [&](void *P) { return L.find(reinterpret_cast<uintptr_t>(P))->Id; };
+  for (void *P : {PX, PY}) {
+    L.newEpoch();
+    ASSERT_TRUE(L.makeValid(A, Id(P), 0, G));
+  }
+  EXPECT_TRUE(R.Pinned.empty()); // nothing evicted yet
+  L.newEpoch();
+  ASSERT_TRUE(L.makeValid(A, Id(PZ), 0, G)); // X goes
+  using Call = std::pair<const void *, uint64_t>;
+  EXPECT_EQ(R.Pinned, (std::vector<Call>{{PX, G}}));
+  EXPECT_TRUE(L.release(PY));
+  EXPECT_TRUE(R.Unpinned.empty()); // Y was never evicted
+  EXPECT_TRUE(L.release(PX));
+  EXPECT_EQ(R.Unpinned, (std::vector<Call>{{PX, G}}));
+  EXPECT_TRUE(L.release(PZ));
+  EXPECT_EQ(R.Unpinned.size(), 1u);
+}
+
 // A launch that streams through a buffer larger than the node (a round of
 // Engine.h's) may evict the blocks of that buffer it does not use there:
 // bytes only the node holds go home first; the blocks it uses stay.

@@ -345,6 +345,8 @@ private:
   Status findRange(const void *Ptr, uint64_t Size, const char *What, Buffer *&B,
                    uint64_t &Offset) const;
   Status ensureStorage(NodeId N, Buffer &B);
+  /// Before B's host storage is freed: every node undoes its pinHost().
+  void unpinHostOf(Buffer &B);
   /// Holds [Lo, Hi) of B's storage on N (after ensureStorage), in N's
   /// backing granules: NoRoom when N cannot (NodeOps::backingGranule).
   Status backLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);

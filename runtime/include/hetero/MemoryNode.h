@@ -66,6 +66,15 @@ public:
   /// The most bytes this node holds (a GPU's memory, a part's share of it);
   /// 0 when not known or not bounded.
   virtual uint64_t capacity() const { return 0; }
+  /// Host memory [P, P + Size) will cross this node's link again: its bytes
+  /// were evicted from here, and a launch that streams through a buffer
+  /// larger than the node reloads them. A node whose link is faster from
+  /// page-locked memory locks what it can of it (and may refuse quietly);
+  /// the memory stays where it is. By default nothing.
+  virtual void pinHost(const void * /*P*/, uint64_t /*Size*/) {}
+  /// Host memory [P, P + Size) is about to be freed: undoes pinHost() for
+  /// every range inside it. By default nothing.
+  virtual void unpinHost(const void * /*P*/, uint64_t /*Size*/) {}
   /// Host memory -> this node.
   virtual bool copyFromHost(void *Dst, const void *Src, size_t Size) = 0;
   /// This node -> host memory.

@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 #include <tuple>
+#include <utility>
 
 namespace hetero {
 
@@ -47,9 +48,18 @@ DataLayer::~DataLayer() {
     for (size_t N = 1; N < B->NodePtr.size(); ++N)
       if (B->NodePtr[N] && !B->External)
         Nodes[N]->release(B->NodePtr[N]);
-    if (!B->External)
+    if (!B->External) {
+      unpinHostOf(*B);
       Nodes[HostNode]->release(reinterpret_cast<void *>(B->Base));
+    }
   }
+}
+
+void DataLayer::unpinHostOf(Buffer &B) {
+  if (!std::exchange(B.HostPinned, false))
+    return;
+  for (size_t N = 1; N < Nodes.size(); ++N)
+    Nodes[N]->unpinHost(reinterpret_cast<void *>(B.Base), B.Size);
 }
 
 NodeId DataLayer::addNode(std::unique_ptr<NodeOps> Ops) {
@@ -147,6 +157,7 @@ Status DataLayer::release(void *Ptr) {
           X->Valid[HostNode].contains(Off, Off + sizeof(void *)))
         for (size_t N = 1; N < Nodes.size(); ++N)
           X->Valid[N].erase(Off, Off + sizeof(void *));
+  unpinHostOf(B);
   Nodes[HostNode]->release(Ptr);
   holdBytes(HostNode, B.Size, false);
   Buffers.erase(It);

@@ -28,6 +28,9 @@ struct DataLayer::Buffer {
   bool External = false;
   bool ReadOnly = false;
   bool HostResident = false;
+  /// A node was asked to pin (NodeOps::pinHost) a range of the host
+  /// storage: every node is asked to unpin it before it is freed.
+  bool HostPinned = false;
   /// Per node: storage (nullptr until first needed) and valid ranges.
   std::vector<void *> NodePtr;
   std::vector<RangeSet> Valid;

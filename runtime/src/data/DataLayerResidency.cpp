@@ -306,6 +306,12 @@ Status DataLayer::evictLocked(NodeId N, uint64_t Bytes) {
         break; // of a buffer in use: no more than needed
       if (Status S = settleLaneReadersLocked(N, V.B->Base, R.Lo, R.Hi); !S)
         return S;
+      // Evicted bytes come back when a later launch (or round) needs them:
+      // the host side of that traffic is pinned from now on, so that it
+      // runs at the link's rate (the write home below included).
+      Nodes[N]->pinHost(reinterpret_cast<void *>(V.B->Base + R.Lo),
+                        R.Hi - R.Lo);
+      V.B->HostPinned = true;
       for (const Range &Only : validOnlyOnLocked(N, *V.B, R.Lo, R.Hi).ranges())
         if (Status S = makeValidLocked(HostNode, *V.B, Only.Lo, Only.Hi); !S)
           return S;
