@@ -170,6 +170,9 @@ private:
   std::set<std::string> BoundsChecked;
   /// Keys capOneMember() has looked at.
   std::set<std::string> RoomChecked;
+  /// The next launch in rounds starts at its last iterations
+  /// (launchInRounds: the last one ended there).
+  bool RoundsDown = false;
   friend class LaunchRun;
   /// The grids of a split's GPU members (Shapes), and what they measured
   /// (Timed: false for a launch that ran ahead, which only counts);

@@ -278,28 +278,40 @@ Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
              "not known for rounds";
     return LaunchOutcome::NotSplit;
   }
-  uint64_t Done = 0, Rounds = 0;
-  for (int Lowered = 0; Done < Total;) {
+  // Rounds go up and down in turn, launch after launch: the next launch's
+  // first round then finds what the last one's last round left on the
+  // members (a sweep of stencils over two lines streams a third less). A
+  // kernel with a reduction keeps iteration order: its rounds' partials
+  // are combined as they come.
+  bool Down = RoundsDown && R.Kernel->Desc->reductions().empty();
+  uint64_t Lo = 0, Hi = Total, Rounds = 0; // [Lo, Hi): not run yet
+  for (int Lowered = 0; Lo < Hi;) {
     RoomCaps::Applied Fit = Room.apply(Key, Shares, Takers, MemberNames);
     double Held = 1 - Fit.Overflow;
     auto Step = std::max<uint64_t>(
         1, static_cast<uint64_t>(Held * static_cast<double>(Total)));
-    uint64_t Hi = std::min(Total, Done + Step);
+    // Going down, the rounds of the way up in reverse: the first is the
+    // last one up, whose data the members still hold.
+    uint64_t From = Down ? Lo + (Hi - Lo - 1) / Step * Step : Lo;
+    uint64_t To = Down ? Hi : std::min(Hi, Lo + Step);
     Layer.newEpoch(); // what the last round used may be evicted now
     LaunchRun Part(*this, R, Rec);
     Part.allowRoomCaps(Key, Takers);
-    Part.setWindow(Done, Hi);
+    Part.setWindow(From, To);
     LaunchOutcome O = Part.split(Fit.Shares, Reason);
     if (O == LaunchOutcome::Failed)
       return LaunchOutcome::Failed;
     if (O == LaunchOutcome::Done) {
-      Done = Hi;
+      if (Down)
+        Hi = From;
+      else
+        Lo = To;
       ++Rounds;
       continue;
     }
     if (Part.roomLearned() && ++Lowered < 32)
       continue; // a smaller round
-    if (!Done)
+    if (Hi - Lo == Total)
       return LaunchOutcome::NotSplit;
     // Part of it ran: the rest runs on the CPU pool, in place (it must not
     // run again whole).
@@ -311,22 +323,25 @@ Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
     if (Cpu != Members.end()) {
       Layer.newEpoch();
       LaunchRun Rest(*this, R, Rec);
-      Rest.setWindow(Done, Total);
+      Rest.setWindow(Lo, Hi);
       O = Rest.split({{static_cast<size_t>(Cpu - Members.begin()), 1}}, Why);
       if (O == LaunchOutcome::Done) {
         warning("kernel %s: the members' memory held no further round; the "
                 "CPU pool ran its last %llu iterations",
                 R.Kernel->shown().c_str(),
-                static_cast<unsigned long long>(Total - Done));
+                static_cast<unsigned long long>(Hi - Lo));
         ++Rounds;
         break;
       }
     }
     error("kernel %s: %llu of its %llu iterations ran in rounds, then: %s",
-          R.Kernel->shown().c_str(), static_cast<unsigned long long>(Done),
+          R.Kernel->shown().c_str(),
+          static_cast<unsigned long long>(Total - (Hi - Lo)),
           static_cast<unsigned long long>(Total), Why.c_str());
     return LaunchOutcome::Failed;
   }
+  if (Rounds > 1 && R.Kernel->Desc->reductions().empty())
+    RoundsDown = !Down;
   Rec.Rounds = Rounds;
   return LaunchOutcome::Done;
 }
