@@ -298,6 +298,7 @@ void KernelAnalysis::access(const Expr *E, bool Read, bool Write) {
     Acc.Offset = A->Offset->Id;
     Acc.Guards = Guards;
   }
+  Acc.Every = Write && Guards.empty() && EveryStores.count(E->IgnoreParens());
   if (Read) {
     Acc.Kind = A->known() ? AccessKind::Read : AccessKind::ReadAll;
     B.addAccess(Acc);
@@ -516,6 +517,47 @@ bool KernelAnalysis::hasJumpTargets(const Stmt *S) {
     if (hasJumpTargets(C))
       return true;
   return false;
+}
+
+bool KernelAnalysis::hasLeavingJump(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S))
+    return false; // a closure's returns leave the closure
+  // A break or continue in an inner loop or switch leaves only that; taken
+  // as leaving the body all the same (the stores then are not every
+  // iteration's, which costs copies, never answers).
+  if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
+      isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<CoreturnStmt>(S) ||
+      isa<LabelStmt>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (hasLeavingJump(C))
+      return true;
+  return false;
+}
+
+void KernelAnalysis::collectEveryStores(const Stmt *Body) {
+  if (!Body || hasLeavingJump(Body))
+    return;
+  auto Top = [&](const Stmt *S) {
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E)
+      return;
+    E = E->IgnoreParens();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr()->IgnoreParens();
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO || !BO->isAssignmentOp())
+      return;
+    const Expr *LHS = BO->getLHS()->IgnoreParens();
+    if (!LHS->refersToBitField() && LHS->getType()->isScalarType() &&
+        !LHS->getType().isVolatileQualified())
+      EveryStores.insert(LHS);
+  };
+  if (const auto *CS = dyn_cast<CompoundStmt>(Body))
+    for (const Stmt *S : CS->body())
+      Top(S);
+  else
+    Top(Body);
 }
 
 /// Walks S (a branch taken where Cond is true, or false) with its guards.

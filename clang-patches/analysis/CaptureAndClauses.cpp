@@ -40,6 +40,7 @@ KernelDescriptor KernelAnalysis::run() {
   // A jump into a branch (goto, a case label inside an if) bypasses its
   // condition: no guards in such a body.
   GuardsHold = !hasJumpTargets(Body);
+  collectEveryStores(Body);
   visit(Body, false, false);
   if (!DeviceMath.empty()) {
     std::string Why = "calls";

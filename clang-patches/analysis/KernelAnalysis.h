@@ -231,6 +231,12 @@ private:
   // them.
   std::vector<DescGuard> Guards;
   bool GuardsHold = true;
+  /// The stores at the top of the loop body (`b[i] = ...;`), where nothing
+  /// in it leaves an iteration early: each runs once in every iteration
+  /// (DescAccess::Every).
+  std::set<const clang::Expr *> EveryStores;
+  void collectEveryStores(const clang::Stmt *Body);
+  static bool hasLeavingJump(const clang::Stmt *S);
   bool ReadAny = false;
   // Math functions GPUs and CPUs round differently (CUDA's libdevice against
   // glibc): the kernel's iterations must all run on members of one kind.

@@ -107,6 +107,39 @@ TEST_F(Fixture, AChunksNeedsAreMetInOneCall) {
   EXPECT_TRUE(L.release(P));
 }
 
+// What a chunk overwrites whole and does not read (ChunkNeed::Covered) is
+// held on its node, not copied there: it is valid there once the chunk has
+// written it, and nothing of it crossed before.
+TEST_F(Fixture, ACoveredWriteIsHeldNotCopied) {
+  auto V = iota(1024);
+  const uint64_t Bytes = V.size() * sizeof(int);
+  void *P = L.allocate(Bytes);
+  ASSERT_TRUE(L.write(P, V.data(), Bytes));
+  RangeSet Read, Write, Span, Covered;
+  Read.insert(0, 1024);
+  Write.insert(1024, 4096);
+  Span = Read;
+  Span.insert(1024, 4096);
+  Covered.insert(1024, 4096);
+  std::vector<DataLayer::ChunkNeed> Needs = {
+      {id(P), &Read, &Write, &Span, &Covered}};
+  ASSERT_TRUE(L.prepareChunk(A, Needs, nullptr));
+  EXPECT_EQ(L.stats().BytesH2D, 1024u); // the read alone
+  EXPECT_TRUE(L.validOn(A, id(P)).contains(0, 1024));
+  EXPECT_TRUE(L.validOn(A, id(P)).intersect(1024, 4096).empty());
+  // The chunk writes it; the host reads the new bytes back.
+  auto *OnA = static_cast<int *>(nodeView(A, P));
+  for (size_t I = 256; I < 1024; ++I)
+    OnA[I] = -int(I);
+  L.markWritten(A, id(P), 1024, 4096);
+  std::vector<int> Back(V.size());
+  ASSERT_TRUE(L.read(Back.data(), P, Bytes));
+  EXPECT_EQ(Back[100], 100);
+  EXPECT_EQ(Back[300], -300);
+  EXPECT_EQ(L.stats().BytesD2H, 3072u);
+  EXPECT_TRUE(L.release(P));
+}
+
 TEST_F(Fixture, NeverWrittenBytesAreNotCopied) {
   void *P = L.allocate(4096);
   BufferId Buf = id(P);

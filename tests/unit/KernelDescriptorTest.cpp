@@ -9,8 +9,10 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -687,6 +689,61 @@ TEST(KernelDescriptor, ChunksOfAnInjectiveWriteAreDisjoint) {
     }
 }
 
+// A store of every iteration (`every`) whose offsets tile each box of the
+// window is exact: row-major a[i * M + j] over any window, a[i] stepping
+// down; not a column-major store over part of the columns, a stride wider
+// than the size, a guarded store or one without `every`. The keyword
+// survives writing and reading back, and belongs to write lines only.
+TEST(KernelDescriptor, EveryWritesThatTileTheirRowsAreExact) {
+  auto Exact = [](const std::string &Write, uint64_t Lo, uint64_t Hi,
+                  int Rows = 4, int M = 5) {
+    KernelDescriptor D = parseOk(header("nest 2\nloop 0 0 lt (sarg 1 4 1) 1\n"
+                                        "loop 1 0 lt (sarg 2 4 1) 1\n" +
+                                        Write + "\n"));
+    DescEnv E;
+    E.Args = {BasePtr, slot32(Rows), slot32(M)};
+    std::vector<uint64_t> N;
+    std::string Err;
+    EXPECT_TRUE(tripCounts(D, E, N, Err)) << Err;
+    std::vector<WindowSection> S;
+    EXPECT_TRUE(windowSections(D, E, N, Lo, Hi, S, Err)) << Err;
+    return S.at(0).Exact;
+  };
+  const std::string RowMajor =
+      "write 8 (arg 0) (* 8 (+ (* (c 0) (sarg 2 4 1)) (c 1)))";
+  const std::string ColMajor =
+      "write 8 (arg 0) (* 8 (+ (* (c 1) (sarg 1 4 1)) (c 0)))";
+  for (auto [Lo, Hi] : {std::pair<uint64_t, uint64_t>{0, 20}, {3, 17}, {7, 8}})
+    EXPECT_TRUE(Exact(RowMajor + " every", Lo, Hi)) << Lo << " " << Hi;
+  EXPECT_FALSE(Exact(RowMajor, 0, 20));
+  EXPECT_TRUE(Exact(ColMajor + " every", 0, 20));  // all of it
+  EXPECT_FALSE(Exact(ColMajor + " every", 5, 15)); // rows 1-2: strided
+  EXPECT_FALSE(
+      Exact("write 8 (arg 0) (* 16 (+ (* (c 0) (sarg 2 4 1)) (c 1))) every", 0,
+            20)); // every other element
+  EXPECT_FALSE(Exact(RowMajor + " when (lt (c 1) 3) every", 0, 20, 4, 5));
+  EXPECT_TRUE(Exact("write 8 (arg 0) (- 400 (* 8 (+ (* (c 0) (sarg 2 4 1)) "
+                    "(c 1)))) every",
+                    2, 13));
+
+  KernelDescriptor D = parseOk(
+      header("nest 1\nloop 0 0 lt 10 1\nwrite 8 (arg 0) (* 8 (c 0)) every "
+             "src a.c:3 a\n"));
+  ASSERT_EQ(D.accesses().size(), 1u);
+  EXPECT_TRUE(D.accesses()[0].Every);
+  KernelDescriptor Back = parseOk(writeDescriptor(D));
+  EXPECT_TRUE(Back.accesses()[0].Every);
+  KernelDescriptor Bad;
+  std::string Err;
+  EXPECT_FALSE(KernelDescriptor::parse(
+      header("nest 1\nloop 0 0 lt 10 1\nread 8 (arg 0) (* 8 (c 0)) every\n"),
+      Bad, Err));
+  EXPECT_FALSE(KernelDescriptor::parse(
+      header("nest 1\nloop 0 0 lt 10 1\nwrite 8 (arg 0) (* 8 (c 0)) every "
+             "every\n"),
+      Bad, Err));
+}
+
 // A halo update (CloverLeaf's): each column j of the window writes rows
 // 1 - k for k in [0, depth): the section is those rows' runs, not their
 // hull, so neighbouring windows' writes are disjoint; a depth past the
@@ -836,6 +893,7 @@ struct RandomNest {
   struct Level {
     int64_t Init, Bound, Step;
     std::string Cond;
+    int64_t Trips = 0;
   };
   /// Const + sum Coef[l] * c_l + sum VCoef[i] * v_i.
   struct Affine {
@@ -856,6 +914,7 @@ struct RandomNest {
     uint64_t Size;
     Affine Offset;
     size_t Inside; // number of inner loops it is nested in
+    bool Every = false;
   };
   std::vector<Level> Levels;
   std::vector<std::pair<Affine, Affine>> Vars; // lo, hi (inclusive)
@@ -938,6 +997,7 @@ struct RandomNest {
       Lv.Step = (Up ? 1 : -1) * pick(1, 3);
       Lv.Init = pick(-6, 6);
       int64_t Trips = Rng() % 16 ? pick(1, 5) : 0;
+      Lv.Trips = Trips;
       switch (Rng() % 3) {
       case 0:
         Lv.Cond = Up ? "lt" : "gt";
@@ -979,9 +1039,24 @@ struct RandomNest {
       A.Size = uint64_t(1) << (Rng() % 4);
       A.Inside = Rng() % (NumVars + 1);
       A.Offset = affine(A.Inside, 20, 50);
+      // A store of every iteration; half of them tile their rows (each
+      // level's stride the size times the trips of the levels inside it,
+      // in a random order of the levels).
+      A.Every = A.Write && A.Inside == 0;
+      if (A.Every && Rng() % 2) {
+        std::vector<size_t> Order(Depth);
+        std::iota(Order.begin(), Order.end(), 0);
+        std::shuffle(Order.begin(), Order.end(), Rng);
+        int64_t Stride = int64_t(A.Size);
+        for (size_t L : Order) {
+          A.Offset.Coef[L] = Rng() % 2 ? Stride : -Stride;
+          Stride *= std::max<int64_t>(Levels[L].Trips, 1);
+        }
+      }
       Accesses.push_back(A);
       Text += std::string(A.Write ? "write " : "read ") +
-              std::to_string(A.Size) + " (arg 0) " + render(A.Offset) + "\n";
+              std::to_string(A.Size) + " (arg 0) " + render(A.Offset) +
+              (A.Every ? " every" : "") + "\n";
     }
   }
 
@@ -1008,7 +1083,7 @@ struct RandomNest {
 
 TEST(KernelDescriptor, RandomAffineNestsAreSoundAndTight) {
   std::mt19937 Rng(12345);
-  unsigned Windows = 0, Tight = 0;
+  unsigned Windows = 0, Tight = 0, Exact = 0;
   for (int Case = 0; Case < 1500; ++Case) {
     RandomNest R(Rng);
     KernelDescriptor D = parseOk(R.Text);
@@ -1038,6 +1113,7 @@ TEST(KernelDescriptor, RandomAffineNestsAreSoundAndTight) {
         EXPECT_EQ(One.Kind, S[I].Kind) << I << "\n" << R.Text;
         EXPECT_EQ(One.Base, S[I].Base) << I << "\n" << R.Text;
         EXPECT_EQ(One.Ranges, S[I].Ranges) << I << "\n" << R.Text;
+        EXPECT_EQ(One.Exact, S[I].Exact) << I << "\n" << R.Text;
       }
       // Brute force: every iteration of the window.
       std::vector<int64_t> Min(S.size(), INT64_MAX), Max(S.size(), INT64_MIN);
@@ -1062,6 +1138,19 @@ TEST(KernelDescriptor, RandomAffineNestsAreSoundAndTight) {
         });
       }
       for (size_t I = 0; I < S.size(); ++I) {
+        // An exact write section is the bytes written, each of them.
+        if (S[I].Exact) {
+          std::set<int64_t> Bytes;
+          for (const auto &[Off, One] : Starts[I])
+            for (uint64_t K = 0; K < R.Accesses[I].Size; ++K)
+              Bytes.insert(Off + int64_t(K));
+          uint64_t InRanges = 0;
+          for (const auto &[RLo, RHi] : S[I].Ranges)
+            InRanges += RHi - RLo;
+          EXPECT_EQ(Bytes.size(), InRanges) << I << "\n" << R.Text;
+          ++Exact;
+        }
+        EXPECT_TRUE(!S[I].Exact || R.Accesses[I].Every);
         EXPECT_EQ(S[I].Kind,
                   R.Accesses[I].Write ? AccessKind::Write : AccessKind::Read);
         EXPECT_EQ(S[I].Base, BasePtr);
@@ -1085,6 +1174,7 @@ TEST(KernelDescriptor, RandomAffineNestsAreSoundAndTight) {
   }
   EXPECT_GT(Windows, 3000u);
   EXPECT_GT(Tight, 1000u);
+  EXPECT_GT(Exact, 300u);
 }
 
 namespace {

@@ -74,6 +74,10 @@ struct BufferAccess {
   /// Read and Write together: what the chunk needs on its node (sections
   /// are cached, so this is built once, not every launch).
   RangeSet Span;
+  /// What of Write the chunk overwrites whole (WindowSection::Exact) and no
+  /// chunk of the launch may read: held on its node, not copied there
+  /// first.
+  RangeSet Covered;
 };
 
 struct ChunkSections {

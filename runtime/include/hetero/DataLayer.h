@@ -173,6 +173,10 @@ public:
   struct ChunkNeed {
     BufferId Id;
     const RangeSet *Read, *Write, *Span;
+    /// Of Span, what the chunk overwrites whole without reading it
+    /// (BufferAccess::Covered): held on N, not made valid there (the
+    /// chunk's markWritten makes it so); null: nothing.
+    const RangeSet *Covered = nullptr;
   };
   /// A chunk's needs under one hold of the layer (a launch's chunks made
   /// dozens of calls, each taking the lock): willUse() of every span, then
@@ -371,6 +375,9 @@ private:
   uint64_t heldBytes(NodeId N, const Buffer &B) const;
   Status translateLocked(NodeId N, uintptr_t P, uintptr_t &Out);
   Status makeValidLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
+  /// makeValidLocked's first steps: [Lo, Hi) of B held on N for this
+  /// launch, its contents left as they are.
+  Status holdLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
   void markWrittenLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi);
   /// The bytes of R (in B) valid on some node other than N.
   RangeSet elsewhereLocked(NodeId N, const Buffer &B, const Range &R) const;

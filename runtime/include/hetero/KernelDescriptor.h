@@ -23,8 +23,14 @@
 //                                 that satisfies every guard; src: the array
 //                                 (or pointer) as the source names it, and
 //                                 where (for messages; no blank in either)
-//   write <size> <base> <offset> [when <guard>]... [src <file>:<line> <name>]
-//                                 the same, written
+//   write <size> <base> <offset> [when <guard>]... [every]
+//         [src <file>:<line> <name>]
+//                                 the same, written; every: each iteration
+//                                 writes all <size> bytes, once (a store at
+//                                 the top of the loop body, which nothing
+//                                 leaves early), so where the offsets of a
+//                                 window's iterations tile a range the
+//                                 window writes every byte of it
 //   A guard (<cmp> <x> <e>), cmp one of lt le gt ge eq ne, x a loop variable
 //   ((c l) or (v i)) and e an expression without x: the access happens only
 //   where x <cmp> e holds (it sits in that branch of an if or ?:).
@@ -164,6 +170,8 @@ struct DescAccess {
   ExprId Base = NoExpr;          // all but ReadAny
   ExprId Offset = NoExpr;        // Read, Write
   std::vector<DescGuard> Guards; // Read, Write
+  /// Write: every iteration writes all Size bytes, once ("every").
+  bool Every = false;
   /// The array as the source names it ("a", "p->x") and where
   /// ("jacobi.c:88"): empty when unknown. Messages only: two accesses that
   /// differ in these alone are one.
@@ -215,6 +223,8 @@ public:
   const DescExpr &expr(ExprId Id) const { return Exprs[Id]; }
   /// The expression in the descriptor's syntax.
   std::string exprToString(ExprId Id) const;
+  /// Whether expression Id uses a loop variable, (c l) or (v i).
+  bool usesLoopVariable(ExprId Id) const;
 
   /// Makes it "split no <Why>" (a kernel the device code cannot window):
   /// only the host-only and one-kind rules stay.

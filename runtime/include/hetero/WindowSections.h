@@ -35,6 +35,11 @@ struct WindowSection {
   /// for ReadAll and ReadAny, and for an access that no iteration of the
   /// window reaches (it is under an inner loop that runs zero times).
   std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+  /// Write: the window's iterations write every byte of Ranges (an access
+  /// marked every, without guards, whose offset is affine in the collapsed
+  /// counters alone and tiles each box: exactTiling()). A member then need
+  /// not receive those bytes before its chunk runs.
+  bool Exact = false;
 };
 
 /// The sections the iterations t in [Lo, Hi) of the normalized space touch

@@ -621,8 +621,7 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
   return fixPointerSlots(B, Dst, Lo, Hi);
 }
 
-Status DataLayer::makeValidLocked(NodeId N, Buffer &B, uint64_t Lo,
-                                  uint64_t Hi) {
+Status DataLayer::holdLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
   assertHeld();
   Hi = std::min(Hi, B.Size);
   noteUseLocked(N, B, Lo, Hi); // kept there for this launch (evictLocked)
@@ -630,8 +629,17 @@ Status DataLayer::makeValidLocked(NodeId N, Buffer &B, uint64_t Lo,
     return Status();
   if (Status S = ensureStorage(N, B); !S)
     return S;
-  if (Status S = backLocked(N, B, Lo, Hi); !S)
+  return backLocked(N, B, Lo, Hi);
+}
+
+Status DataLayer::makeValidLocked(NodeId N, Buffer &B, uint64_t Lo,
+                                  uint64_t Hi) {
+  assertHeld();
+  Hi = std::min(Hi, B.Size);
+  if (Status S = holdLocked(N, B, Lo, Hi); !S)
     return S;
+  if (B.Valid[N].contains(Lo, Hi))
+    return Status();
   std::vector<Range> Missing = B.Valid[N].missing(Lo, Hi);
   // Sources in order of preference: nodes of the destination's kind (peer
   // copies between GPUs), then the host, then the rest (staged).
@@ -713,8 +721,18 @@ Status DataLayer::prepareChunk(NodeId N, const std::vector<ChunkNeed> &Needs,
       // A freed buffer is not found again (settling may have waited).
       if (!(B = byId(Need.Id)))
         return Status::error(StatusCode::NotMapped, "a buffer was freed");
-      if (Status S = makeValidLocked(N, *B, R.Lo, R.Hi); !S)
-        return S;
+      if (!Need.Covered) {
+        if (Status S = makeValidLocked(N, *B, R.Lo, R.Hi); !S)
+          return S;
+        continue;
+      }
+      // What the chunk overwrites whole is only held; the rest arrives.
+      for (const Range &C : Need.Covered->intersect(R.Lo, R.Hi))
+        if (Status S = holdLocked(N, *B, C.Lo, C.Hi); !S)
+          return S;
+      for (const Range &M : Need.Covered->missing(R.Lo, R.Hi))
+        if (Status S = makeValidLocked(N, *B, M.Lo, M.Hi); !S)
+          return S;
     }
   }
   return Status();

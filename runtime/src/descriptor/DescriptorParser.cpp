@@ -442,7 +442,12 @@ bool DescriptorParser::accessLine(AccessKind Kind) {
   if (!expr(A.Base) || !expr(A.Offset))
     return false;
   while (!atEnd() && Toks[Pos] != "src") {
-    if (Toks[Pos] != "when")
+    if (Toks[Pos] == "every" && Kind == AccessKind::Write && !A.Every) {
+      A.Every = true;
+      ++Pos;
+      continue;
+    }
+    if (Toks[Pos] != "when" || A.Every)
       return fail("unexpected '" + Toks[Pos] + "' at end of line");
     ++Pos;
     DescGuard G;
@@ -586,6 +591,16 @@ bool KernelDescriptor::parse(const std::string &Text, KernelDescriptor &Out,
   Err.clear();
   DescriptorParser P(Out, Err);
   return P.run(Text);
+}
+
+bool KernelDescriptor::usesLoopVariable(ExprId Id) const {
+  const DescExpr &E = expr(Id);
+  if (E.Kind == ExprKind::Counter || E.Kind == ExprKind::Var)
+    return true;
+  for (ExprId Op : E.Ops)
+    if (Op != NoExpr && usesLoopVariable(Op))
+      return true;
+  return false;
 }
 
 std::string KernelDescriptor::exprToString(ExprId Id) const {

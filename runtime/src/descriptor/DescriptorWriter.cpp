@@ -81,6 +81,8 @@ std::string accessLine(const KernelDescriptor &D, const DescAccess &A,
   for (const DescGuard &G : A.Guards)
     L += std::string(" when (") + guardName(G.Cmp) + " " +
          D.exprToString(G.Var) + " " + D.exprToString(G.Bound) + ")";
+  if (A.Kind == AccessKind::Write && A.Every)
+    L += " every";
   return WithSource ? L + sourceSuffix(A) : L;
 }
 

@@ -160,6 +160,32 @@ bool sliceOffset(const KernelDescriptor &D, const DescEnv &E, ExprId Offset,
   return Total < Len(Hull);
 }
 
+/// Whether expression Id is affine in the collapsed counters alone: sums,
+/// differences and negations of such terms, products with and left shifts
+/// by counter-free factors, and counter-free terms (anything else). No
+/// inner loop variable.
+bool counterAffine(const KernelDescriptor &D, ExprId Id) {
+  const DescExpr &E = D.expr(Id);
+  switch (E.Kind) {
+  case ExprKind::Counter:
+    return true;
+  case ExprKind::Var:
+    return false;
+  case ExprKind::Add:
+  case ExprKind::Sub:
+    return counterAffine(D, E.Ops[0]) && counterAffine(D, E.Ops[1]);
+  case ExprKind::Neg:
+    return counterAffine(D, E.Ops[0]);
+  case ExprKind::Mul:
+    return (!D.usesLoopVariable(E.Ops[0]) && counterAffine(D, E.Ops[1])) ||
+           (!D.usesLoopVariable(E.Ops[1]) && counterAffine(D, E.Ops[0]));
+  case ExprKind::Shl:
+    return !D.usesLoopVariable(E.Ops[1]) && counterAffine(D, E.Ops[0]);
+  default:
+    return !D.usesLoopVariable(Id);
+  }
+}
+
 void boxesFrom(const std::vector<uint64_t> &N,
                const std::vector<uint64_t> &Stride, size_t L, uint64_t Lo,
                uint64_t Hi, WindowBox &Prefix, std::vector<WindowBox> &Out) {
@@ -195,6 +221,64 @@ void boxesFrom(const std::vector<uint64_t> &N,
     Prefix[L] = {B, B};
     boxesFrom(N, Stride, L + 1, 0, RB + 1, Prefix, Out);
   }
+}
+
+/// Whether the offsets (an expression counterAffine() accepts) of box
+/// Box's iterations, each writing Size bytes, tile one range: its counters'
+/// strides, found from the box's first iteration and the next along each
+/// level, are Size, then Size times the counts of the levels below, in some
+/// order (row-major `a[i*m + j]` over whole or partial rows, `a[i]`), so
+/// that no two iterations write the same byte and no byte in between is
+/// left out.
+bool exactTiling(const KernelDescriptor &D, const DescEnv &E, ExprId Offset,
+                 uint64_t Size, const WindowBox &Box,
+                 const std::vector<int64_t> &Init,
+                 const std::vector<int64_t> &Step) {
+  std::string Err;
+  Evaluator Ev(D, E, Err);
+  std::vector<Interval> C(Box.size()), V;
+  Ev.Counters = &C;
+  Ev.Vars = &V;
+  // The offset at the box's first iteration, moved one step along Moved.
+  auto At = [&](size_t Moved, int64_t &Out) {
+    for (size_t L = 0; L < Box.size(); ++L) {
+      auto K = static_cast<int64_t>(Box[L].first + (L == Moved ? 1 : 0));
+      int64_t X;
+      if (__builtin_mul_overflow(Step[L], K, &X) ||
+          __builtin_add_overflow(Init[L], X, &X))
+        return false;
+      C[L] = point(X);
+    }
+    Interval O;
+    if (!Ev.eval(Offset, O) || !O.isPoint())
+      return false;
+    Out = O.Lo;
+    return true;
+  };
+  int64_t Origin;
+  if (!At(Box.size(), Origin))
+    return false;
+  std::vector<std::pair<unsigned __int128, uint64_t>> Strides; // |s|, count
+  for (size_t L = 0; L < Box.size(); ++L) {
+    uint64_t Count = Box[L].second - Box[L].first + 1;
+    int64_t Next;
+    if (Count == 1)
+      continue;
+    if (!At(L, Next))
+      return false;
+    __int128 S = static_cast<__int128>(Next) - Origin;
+    if (S == 0)
+      return false;
+    Strides.emplace_back(static_cast<unsigned __int128>(S < 0 ? -S : S), Count);
+  }
+  std::sort(Strides.begin(), Strides.end());
+  unsigned __int128 Want = Size;
+  for (const auto &[S, Count] : Strides) {
+    if (S != Want)
+      return false;
+    Want *= Count;
+  }
+  return true;
 }
 
 } // namespace
@@ -254,6 +338,13 @@ bool sections(const KernelDescriptor &D, const DescEnv &E,
     if (!Ev.evalPoint(A.Base, Base))
       return Fail("base of " + accessText(D.accesses()[I], I) + ": " + Err);
     std::memcpy(&Out[I].Base, &Base, sizeof(Base));
+  }
+
+  // A write that may tile its range is exact until a box says otherwise.
+  for (size_t I = 0; I < Accesses.size(); ++I) {
+    const DescAccess &A = Accesses[I];
+    Out[I].Exact = A.Kind == AccessKind::Write && A.Every && A.Guards.empty() &&
+                   counterAffine(D, A.Offset) && (!Only || I == *Only);
   }
 
   std::vector<WindowBox> Boxes;
@@ -322,6 +413,8 @@ bool sections(const KernelDescriptor &D, const DescEnv &E,
         Err.clear();
         continue;
       }
+      if (Out[I].Exact)
+        Out[I].Exact = exactTiling(D, E, A.Offset, A.Size, Box, Init, Step);
       std::vector<Interval> Slices;
       if (!sliceOffset(D, E, A.Offset, A.Size, GC, GV, Off, Slices))
         Slices.assign(1, Off);

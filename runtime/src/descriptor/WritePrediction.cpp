@@ -20,16 +20,6 @@ struct Coef {
 /// Loop variable -> its coefficient: (false, l) is (c l), (true, i) (v i).
 using Terms = std::map<std::pair<bool, unsigned>, Coef>;
 
-bool usesLoopVariable(const KernelDescriptor &D, ExprId Id) {
-  const DescExpr &E = D.expr(Id);
-  if (E.Kind == ExprKind::Counter || E.Kind == ExprKind::Var)
-    return true;
-  for (ExprId Op : E.Ops)
-    if (Op != NoExpr && usesLoopVariable(D, Op))
-      return true;
-  return false;
-}
-
 Coef times(Coef A, Coef B) {
   if ((A.Known && A.Value == 0) || (B.Known && B.Value == 0))
     return {true, 0};
@@ -86,8 +76,8 @@ std::optional<Terms> linear(const KernelDescriptor &D, ExprId Id) {
   }
   case ExprKind::Mul:
   case ExprKind::Shl: {
-    bool UsesA = usesLoopVariable(D, E.Ops[0]),
-         UsesB = usesLoopVariable(D, E.Ops[1]);
+    bool UsesA = D.usesLoopVariable(E.Ops[0]),
+         UsesB = D.usesLoopVariable(E.Ops[1]);
     if (UsesA && UsesB)
       return std::nullopt;
     if (!UsesA && !UsesB)
@@ -111,7 +101,7 @@ std::optional<Terms> linear(const KernelDescriptor &D, ExprId Id) {
   default:
     // Constants, arguments, loads and anything else without a loop
     // variable are constant over the loop; with one, not linear.
-    if (usesLoopVariable(D, Id))
+    if (D.usesLoopVariable(Id))
       return std::nullopt;
     return Terms{};
   }

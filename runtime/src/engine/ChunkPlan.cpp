@@ -91,11 +91,35 @@ uint64_t rowGrain(const std::vector<uint64_t> &N, size_t Chunks) {
 
 namespace {
 
+/// A byte that any chunk of the launch may read arrives before its writer
+/// runs, as do all where a chunk may read memory the analysis could not
+/// attribute: held and not yet valid there until the launch ends, it would
+/// otherwise be fetched, stale, over what its writer wrote, by another
+/// chunk on the same member (HETERO_CHUNKS, chunks in order).
+void uncoverReads(std::vector<ChunkSections> &Chunks) {
+  std::map<BufferId, RangeSet> Read;
+  bool Any = false;
+  for (const ChunkSections &C : Chunks) {
+    Any |= C.ReadAny;
+    for (const BufferAccess &A : C.Buffers)
+      for (const Range &R : A.Read.ranges())
+        Read[A.B.Id].insert(R.Lo, R.Hi);
+  }
+  for (ChunkSections &C : Chunks)
+    for (BufferAccess &A : C.Buffers) {
+      if (Any)
+        A.Covered.clear();
+      if (auto It = Read.find(A.B.Id); It != Read.end())
+        for (const Range &R : It->second.ranges())
+          A.Covered.erase(R.Lo, R.Hi);
+    }
+}
+
 BufferAccess &accessFor(ChunkSections &C, const BufferInfo &B) {
   for (BufferAccess &A : C.Buffers)
     if (A.B.Id == B.Id)
       return A;
-  C.Buffers.push_back({B, {}, {}, {}});
+  C.Buffers.push_back({B, {}, {}, {}, {}});
   return C.Buffers.back();
 }
 
@@ -182,6 +206,8 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
           return false;
         }
         (Write ? A.Write : A.Read).insert(Lo - B->base(), Hi - B->base());
+        if (Write && S.Exact)
+          A.Covered.insert(Lo - B->base(), Hi - B->base());
       }
     }
     for (BufferAccess &A : C.Buffers) {
@@ -204,6 +230,7 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
         Before.insert(R.Lo, R.Hi);
     }
   }
+  uncoverReads(Out);
   return true;
 }
 

@@ -322,7 +322,8 @@ Status LaunchRun::prepareSections(Chunk &C) {
   Needs.clear();
   C.SpanBytes = 0;
   for (const BufferAccess &A : C.Sections->Buffers) {
-    Needs.push_back({A.B.Id, &A.Read, &A.Write, &A.Span});
+    Needs.push_back({A.B.Id, &A.Read, &A.Write, &A.Span,
+                     A.Covered.empty() ? nullptr : &A.Covered});
     C.SpanBytes += A.Span.bytes();
   }
   return Layer.prepareChunk(Node, Needs,
