@@ -298,6 +298,128 @@ void windowBoxes(const std::vector<uint64_t> &N, uint64_t Lo, uint64_t Hi,
 
 namespace {
 
+/// What sections() works with over one window: the loop headers, and the
+/// intervals of the counters and inner variables over the current box.
+struct WindowState {
+  const KernelDescriptor &D;
+  const DescEnv &E;
+  std::string &Err;
+  std::vector<int64_t> Init, Step;
+  std::vector<Interval> C, V;
+  std::vector<char> Empty; // inner loops that run zero times in the box
+  Evaluator Ev;
+  WindowState(const KernelDescriptor &D, const DescEnv &E, std::string &Err)
+      : D(D), E(E), Err(Err), Init(D.depth()), Step(D.depth()), C(D.depth()),
+        V(D.vars().size()), Empty(D.vars().size()), Ev(D, E, Err) {
+    Ev.Counters = &C;
+    Ev.Vars = &V;
+  }
+  bool fail(std::string Msg) {
+    Err = std::move(Msg);
+    return false;
+  }
+};
+
+/// Each access's kind and base (a single value), and whether a write may
+/// be exact (until a box says otherwise).
+bool bases(WindowState &W, const size_t *Only,
+           std::vector<WindowSection> &Out) {
+  const std::vector<DescAccess> &Accesses = W.D.accesses();
+  Out.resize(Accesses.size());
+  for (size_t I = 0; I < Accesses.size(); ++I) {
+    const DescAccess &A = Accesses[I];
+    Out[I].Kind = A.Kind;
+    if (A.Kind == AccessKind::ReadAny || (Only && I != *Only))
+      continue;
+    Evaluator Ev(W.D, W.E, W.Err);
+    int64_t Base;
+    if (!Ev.evalPoint(A.Base, Base))
+      return W.fail("base of " + accessText(A, I) + ": " + W.Err);
+    std::memcpy(&Out[I].Base, &Base, sizeof(Base));
+    Out[I].Exact = A.Kind == AccessKind::Write && A.Every && A.Guards.empty() &&
+                   counterAffine(W.D, A.Offset);
+  }
+  return true;
+}
+
+/// The counters' and the inner variables' intervals over Box.
+bool enterBox(WindowState &W, const WindowBox &Box) {
+  for (unsigned L = 0; L < W.D.depth(); ++L) {
+    int64_t X, Y;
+    if (__builtin_mul_overflow(W.Step[L], Box[L].first, &X) ||
+        __builtin_add_overflow(W.Init[L], X, &X) ||
+        __builtin_mul_overflow(W.Step[L], Box[L].second, &Y) ||
+        __builtin_add_overflow(W.Init[L], Y, &Y))
+      return W.fail("overflow in the counter of loop " + std::to_string(L));
+    W.C[L] = {std::min(X, Y), std::max(X, Y)};
+  }
+  // Inner variables in order of id; one whose loop runs zero times at
+  // every point of the box is empty, and so is every loop nested in it.
+  for (size_t I = 0; I < W.V.size(); ++I) {
+    const DescVar &DV = W.D.vars()[I];
+    W.Empty[I] =
+        usesEmpty(W.D, DV.Lo, W.Empty) || usesEmpty(W.D, DV.Hi, W.Empty);
+    if (W.Empty[I])
+      continue;
+    Interval L, H;
+    if (!W.Ev.eval(DV.Lo, L) || !W.Ev.eval(DV.Hi, H)) {
+      // Bounds it cannot read (a load it cannot scan): any value. A read
+      // through it becomes a read of its whole buffer; a write fails.
+      W.V[I] = {INT64_MIN, INT64_MAX};
+      W.Err.clear();
+      continue;
+    }
+    W.V[I] = {L.Lo, H.Hi};
+    W.Empty[I] = L.Lo > H.Hi;
+  }
+  return true;
+}
+
+/// Adds what access I touches over Box (enterBox()) to Out.
+bool accessOverBox(WindowState &W, size_t I, const WindowBox &Box,
+                   WindowSection &Out) {
+  const DescAccess &A = W.D.accesses()[I];
+  if (usesEmpty(W.D, A.Offset, W.Empty))
+    return true; // not reached in this box
+  bool Ok = true;
+  Interval Off;
+  std::vector<Interval> GC = W.C, GV = W.V;
+  if (A.Guards.empty()) {
+    Ok = W.Ev.eval(A.Offset, Off);
+  } else {
+    if (!applyGuards(W.D, W.Ev, A.Guards, GC, GV, W.Err))
+      return true; // no iteration of the box takes this branch
+    Evaluator GEv(W.D, W.E, W.Err);
+    GEv.Counters = &GC;
+    GEv.Vars = &GV;
+    Ok = GEv.eval(A.Offset, Off);
+  }
+  if (!Ok) {
+    if (A.Kind == AccessKind::Write)
+      return W.fail("offset of " + accessText(A, I) + ": " + W.Err);
+    // A read without computable bounds may read anything in its buffer.
+    Out.Kind = AccessKind::ReadAll;
+    Out.Ranges.clear();
+    W.Err.clear();
+    return true;
+  }
+  if (Out.Exact)
+    Out.Exact = exactTiling(W.D, W.E, A.Offset, A.Size, Box, W.Init, W.Step);
+  std::vector<Interval> Slices;
+  if (!sliceOffset(W.D, W.E, A.Offset, A.Size, GC, GV, Off, Slices))
+    Slices.assign(1, Off);
+  for (const Interval &S : Slices) {
+    uint64_t RLo, RHi;
+    if (__builtin_add_overflow(Out.Base, S.Lo, &RLo) ||
+        __builtin_add_overflow(Out.Base, S.Hi, &RHi) ||
+        __builtin_add_overflow(RHi, A.Size, &RHi))
+      return W.fail("access " + std::to_string(I) +
+                    " outside the address space");
+    Out.Ranges.push_back({RLo, RHi});
+  }
+  return true;
+}
+
 /// windowSections() over every access, or over access *Only alone (the
 /// others are left with their kind and no ranges).
 bool sections(const KernelDescriptor &D, const DescEnv &E,
@@ -306,128 +428,32 @@ bool sections(const KernelDescriptor &D, const DescEnv &E,
               std::string &Err) {
   Out.clear();
   Err.clear();
-  auto Fail = [&](std::string Msg) {
-    Err = std::move(Msg);
-    return false;
-  };
+  WindowState W(D, E, Err);
   unsigned Depth = D.depth();
   uint64_t Total;
   if (Depth == 0 || N.size() != Depth)
-    return Fail("trip counts do not match the nest");
+    return W.fail("trip counts do not match the nest");
   if (!product(N, 0, Total) || Lo >= Hi || Hi > Total)
-    return Fail("bad window [" + std::to_string(Lo) + ", " +
-                std::to_string(Hi) + ")");
-
-  std::vector<int64_t> Init(Depth), Step(Depth);
+    return W.fail("bad window [" + std::to_string(Lo) + ", " +
+                  std::to_string(Hi) + ")");
   for (unsigned L = 0; L < Depth; ++L) {
     int64_t Bound;
-    if (!loopHeader(D, E, L, Init[L], Bound, Step[L], Err))
+    if (!loopHeader(D, E, L, W.Init[L], Bound, W.Step[L], Err))
       return false;
   }
-
-  // Bases: single values.
-  const std::vector<DescAccess> &Accesses = D.accesses();
-  Out.resize(Accesses.size());
-  for (size_t I = 0; I < Accesses.size(); ++I) {
-    const DescAccess &A = Accesses[I];
-    Out[I].Kind = A.Kind;
-    if (A.Kind == AccessKind::ReadAny || (Only && I != *Only))
-      continue;
-    Evaluator Ev(D, E, Err);
-    int64_t Base;
-    if (!Ev.evalPoint(A.Base, Base))
-      return Fail("base of " + accessText(D.accesses()[I], I) + ": " + Err);
-    std::memcpy(&Out[I].Base, &Base, sizeof(Base));
-  }
-
-  // A write that may tile its range is exact until a box says otherwise.
-  for (size_t I = 0; I < Accesses.size(); ++I) {
-    const DescAccess &A = Accesses[I];
-    Out[I].Exact = A.Kind == AccessKind::Write && A.Every && A.Guards.empty() &&
-                   counterAffine(D, A.Offset) && (!Only || I == *Only);
-  }
+  if (!bases(W, Only, Out))
+    return false;
 
   std::vector<WindowBox> Boxes;
   windowBoxes(N, Lo, Hi, Boxes);
-  std::vector<Interval> C(Depth), V(D.vars().size());
-  std::vector<char> Empty(V.size());
-  Evaluator Ev(D, E, Err);
-  Ev.Counters = &C;
-  Ev.Vars = &V;
   for (const WindowBox &Box : Boxes) {
-    for (unsigned L = 0; L < Depth; ++L) {
-      int64_t X, Y;
-      if (__builtin_mul_overflow(Step[L], Box[L].first, &X) ||
-          __builtin_add_overflow(Init[L], X, &X) ||
-          __builtin_mul_overflow(Step[L], Box[L].second, &Y) ||
-          __builtin_add_overflow(Init[L], Y, &Y))
-        return Fail("overflow in the counter of loop " + std::to_string(L));
-      C[L] = {std::min(X, Y), std::max(X, Y)};
-    }
-    // Inner variables in order of id; one whose loop runs zero times at
-    // every point of the box is empty, and so is every loop nested in it.
-    for (size_t I = 0; I < V.size(); ++I) {
-      const DescVar &DV = D.vars()[I];
-      Empty[I] = usesEmpty(D, DV.Lo, Empty) || usesEmpty(D, DV.Hi, Empty);
-      if (Empty[I])
-        continue;
-      Interval L, H;
-      if (!Ev.eval(DV.Lo, L) || !Ev.eval(DV.Hi, H)) {
-        // Bounds it cannot read (a load it cannot scan): any value. A read
-        // through it becomes a read of its whole buffer; a write fails.
-        V[I] = {INT64_MIN, INT64_MAX};
-        Err.clear();
-        continue;
-      }
-      V[I] = {L.Lo, H.Hi};
-      Empty[I] = L.Lo > H.Hi;
-    }
-    for (size_t I = 0; I < Accesses.size(); ++I) {
-      const DescAccess &A = Accesses[I];
-      if ((Out[I].Kind != AccessKind::Read &&
-           Out[I].Kind != AccessKind::Write) ||
-          (Only && I != *Only))
-        continue;
-      if (usesEmpty(D, A.Offset, Empty))
-        continue; // not reached in this box
-      bool Ok = true;
-      Interval Off;
-      std::vector<Interval> GC = C, GV = V;
-      if (A.Guards.empty()) {
-        Ok = Ev.eval(A.Offset, Off);
-      } else {
-        if (!applyGuards(D, Ev, A.Guards, GC, GV, Err))
-          continue; // no iteration of the box takes this branch
-        Evaluator GEv(D, E, Err);
-        GEv.Counters = &GC;
-        GEv.Vars = &GV;
-        Ok = GEv.eval(A.Offset, Off);
-      }
-      if (!Ok) {
-        if (A.Kind == AccessKind::Write)
-          return Fail("offset of " + accessText(D.accesses()[I], I) + ": " +
-                      Err);
-        // A read without computable bounds may read anything in its buffer.
-        Out[I].Kind = AccessKind::ReadAll;
-        Out[I].Ranges.clear();
-        Err.clear();
-        continue;
-      }
-      if (Out[I].Exact)
-        Out[I].Exact = exactTiling(D, E, A.Offset, A.Size, Box, Init, Step);
-      std::vector<Interval> Slices;
-      if (!sliceOffset(D, E, A.Offset, A.Size, GC, GV, Off, Slices))
-        Slices.assign(1, Off);
-      for (const Interval &S : Slices) {
-        uint64_t RLo, RHi;
-        if (__builtin_add_overflow(Out[I].Base, S.Lo, &RLo) ||
-            __builtin_add_overflow(Out[I].Base, S.Hi, &RHi) ||
-            __builtin_add_overflow(RHi, A.Size, &RHi))
-          return Fail("access " + std::to_string(I) +
-                      " outside the address space");
-        Out[I].Ranges.push_back({RLo, RHi});
-      }
-    }
+    if (!enterBox(W, Box))
+      return false;
+    for (size_t I = 0; I < Out.size(); ++I)
+      if ((Out[I].Kind == AccessKind::Read ||
+           Out[I].Kind == AccessKind::Write) &&
+          (!Only || I == *Only) && !accessOverBox(W, I, Box, Out[I]))
+        return false;
   }
 
   for (WindowSection &S : Out) {
