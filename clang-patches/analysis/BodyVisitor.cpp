@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelAnalysis.h"
+#include "RegionLoop.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -509,30 +510,24 @@ void KernelAnalysis::guardsOf(const Expr *Cond, bool Holds,
 }
 
 bool KernelAnalysis::hasJumpTargets(const Stmt *S) {
-  if (!S)
-    return false;
-  if (isa<LabelStmt>(S) || isa<SwitchCase>(S))
-    return true;
-  for (const Stmt *C : S->children())
-    if (hasJumpTargets(C))
-      return true;
-  return false;
+  return containsStmt(
+      S, [](const Stmt *X) { return isa<LabelStmt>(X) || isa<SwitchCase>(X); });
 }
 
 bool KernelAnalysis::hasLeavingJump(const Stmt *S) {
-  if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S))
-    return false; // a closure's returns leave the closure
   // A break or continue in an inner loop or switch leaves only that; taken
   // as leaving the body all the same (the stores then are not every
   // iteration's, which costs copies, never answers).
-  if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
-      isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<CoreturnStmt>(S) ||
-      isa<LabelStmt>(S))
-    return true;
-  for (const Stmt *C : S->children())
-    if (hasLeavingJump(C))
-      return true;
-  return false;
+  auto Leaves = [](const Stmt *X) {
+    return isa<ReturnStmt>(X) || isa<GotoStmt>(X) || isa<IndirectGotoStmt>(X) ||
+           isa<BreakStmt>(X) || isa<ContinueStmt>(X) || isa<CoreturnStmt>(X) ||
+           isa<LabelStmt>(X);
+  };
+  // A closure's returns leave the closure.
+  auto Closure = [](const Stmt *X) {
+    return isa<LambdaExpr>(X) || isa<BlockExpr>(X);
+  };
+  return containsStmt(S, Leaves, Closure);
 }
 
 void KernelAnalysis::collectEveryStores(const Stmt *Body) {

@@ -57,17 +57,23 @@ const Stmt *regionBody(const OMPExecutableDirective &D) {
 }
 
 bool containsLoopDirective(const Stmt *S) {
-  if (!S)
-    return false;
-  if (isa<OMPLoopDirective>(S))
-    return true;
-  for (const Stmt *C : S->children())
-    if (containsLoopDirective(C))
-      return true;
-  return false;
+  return containsStmt(S,
+                      [](const Stmt *X) { return isa<OMPLoopDirective>(X); });
 }
 
 } // namespace
+
+bool containsStmt(const Stmt *S, llvm::function_ref<bool(const Stmt *)> Found,
+                  llvm::function_ref<bool(const Stmt *)> Opaque) {
+  if (!S || (Opaque && Opaque(S)))
+    return false;
+  if (Found(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (containsStmt(C, Found, Opaque))
+      return true;
+  return false;
+}
 
 const OMPLoopDirective *
 regionLoop(const OMPExecutableDirective &Target,

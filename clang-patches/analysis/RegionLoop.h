@@ -19,6 +19,7 @@
 #define HETERO_ANALYSIS_REGIONLOOP_H
 
 #include "clang/AST/StmtOpenMP.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
 #include <vector>
@@ -27,6 +28,12 @@ namespace hetero {
 
 /// \p S without the braces of compound statements holding one statement.
 const clang::Stmt *stripCompound(const clang::Stmt *S);
+
+/// Whether \p S or a statement inside it is one \p Found accepts; what
+/// \p Opaque accepts (a closure's body, say) is not looked into.
+bool containsStmt(
+    const clang::Stmt *S, llvm::function_ref<bool(const clang::Stmt *)> Found,
+    llvm::function_ref<bool(const clang::Stmt *)> Opaque = nullptr);
 
 /// The worksharing loop directive that is the whole body of the target
 /// region \p Target (a target directive that is not a loop directive), with
