@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <set>
 #include <thread>
 #include <vector>
@@ -120,6 +121,48 @@ TEST(StartThreads, ADrainOnAnotherThreadWaitsForWhatWasPosted) {
   Other.join();
   EXPECT_TRUE(SawDone);
   T.drain(0); // nothing posted there: returns at once
+}
+
+// A drain that waits for a long job (a chunk's finish waits for its
+// kernel) sleeps after its spin: the caller's thread spends almost no CPU
+// time while the job runs 300 ms.
+TEST(StartThreads, ADrainOfALongJobSleepsInsteadOfSpinning) {
+  auto ThreadCpuSeconds = [] {
+    timespec T{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+    return double(T.tv_sec) + double(T.tv_nsec) * 1e-9;
+  };
+  StartThreads T; // the engine's spin
+  std::atomic<bool> Done{false};
+  T.post(0, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    Done = true;
+  });
+  double Before = ThreadCpuSeconds();
+  T.drain(0);
+  double Spent = ThreadCpuSeconds() - Before;
+  EXPECT_TRUE(Done);
+  EXPECT_LT(Spent, 0.05) << "the drain spun while the job ran";
+}
+
+// Many drains racing helpers that finish just then: none sleeps through
+// its wake-up (the test would hang).
+TEST(StartThreads, DrainsThatSleepAreWokenEveryTime) {
+  StartThreads T(/*SpinMicros=*/0, /*MaxHelpers=*/2);
+  std::atomic<int> Ran{0};
+  for (int Round = 0; Round < 3000; ++Round) {
+    for (size_t H = 0; H < 2; ++H)
+      T.post(H, [&, Round] {
+        if (Round % 3 == 0)
+          std::this_thread::sleep_for(std::chrono::microseconds(20));
+        ++Ran;
+      });
+    std::thread Other([&] { T.drain(1); });
+    T.drain(0);
+    Other.join();
+  }
+  T.drainAll();
+  EXPECT_EQ(Ran, 6000);
 }
 
 // Destroyed with jobs still queued, the helpers run them before they stop.

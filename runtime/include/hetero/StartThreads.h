@@ -9,9 +9,12 @@
 //
 // The engine post()s a member's chunks to helper H (the member's index) and
 // goes on; a helper runs its jobs in the order they were posted; drain(H)
-// returns once those posted before it have run. A launch whose chunks are
-// waited for drains its helpers before it returns; one that runs ahead
-// (Engine.h) returns at once, and the launching thread plans the next
+// returns once those posted before it have run. A drain spins for
+// SpinMicros, then sleeps until the helper wakes it: a job may wait for its
+// GPU (a chunk's finish) for as long as the kernel runs, and a caller
+// spinning meanwhile would hold a core the CPU pool could use. A launch whose
+// chunks are waited for drains its helpers before it returns; one that runs
+// ahead (Engine.h) returns at once, and the launching thread plans the next
 // launch while the GPUs' starts are issued.
 //
 // The helpers spin for SpinMicros after each job, so that the next launch
@@ -65,8 +68,12 @@ private:
     bool Started = false; // the launching thread's
     /// Jobs posted, and jobs run (by the helper, after each job).
     std::atomic<uint64_t> Posted{0}, Ran{0};
-    std::mutex Mutex; // Jobs, Sleeping, Stop and the wake-up
+    std::mutex Mutex; // Jobs, Sleeping, Stop and the wake-ups
     std::condition_variable Wake;
+    /// Threads asleep in drain() (Drained): the helper wakes them after a
+    /// job.
+    std::atomic<unsigned> Drainers{0};
+    std::condition_variable Drained;
     std::deque<std::function<void()>> Jobs;
     bool Sleeping = false;
     bool Stop = false;

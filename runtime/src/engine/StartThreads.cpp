@@ -61,10 +61,29 @@ void StartThreads::post(size_t Index, std::function<void()> Job) {
 }
 
 void StartThreads::drain(size_t Index) {
+  using Clock = std::chrono::steady_clock;
   Helper &H = *Helpers[Index % Helpers.size()];
   uint64_t Target = H.Posted.load(std::memory_order_acquire);
-  while (H.Ran.load(std::memory_order_acquire) < Target)
+  auto Done = [&] { return H.Ran.load(std::memory_order_acquire) >= Target; };
+  // A start takes microseconds: spin that long, reading the clock every 64
+  // turns. A job that waits for its GPU (a chunk's finish) takes as long as
+  // the kernel: sleep until the helper has run it.
+  Clock::time_point Until =
+      Clock::now() + std::chrono::microseconds(SpinMicros);
+  for (unsigned Turn = 1; !Done(); ++Turn) {
+    if (Turn % 64 == 0 && Clock::now() >= Until)
+      break;
     cpuRelax();
+  }
+  if (Done())
+    return;
+  std::unique_lock<std::mutex> Lock(H.Mutex);
+  // Sequentially consistent with the helper's raise of Ran and its read of
+  // Drainers: either it sees this drainer and wakes it under the mutex, or
+  // the wait's first test sees its raise.
+  H.Drainers.fetch_add(1);
+  H.Drained.wait(Lock, [&] { return H.Ran.load() >= Target; });
+  H.Drainers.fetch_sub(1);
 }
 
 void StartThreads::drainAll() {
@@ -102,7 +121,11 @@ void StartThreads::loop(Helper &H) {
       H.Jobs.pop_front();
     }
     Job();
-    H.Ran.fetch_add(1, std::memory_order_release);
+    H.Ran.fetch_add(1);
+    if (H.Drainers.load() > 0) {
+      std::lock_guard<std::mutex> Lock(H.Mutex);
+      H.Drained.notify_all();
+    }
   }
 }
 
