@@ -4,6 +4,7 @@
 #include "CpuTeam.h"
 #include "CudaBatchCopy.h"
 #include "CudaNode.h"
+#include "DriverStatus.h"
 
 #include "hetero/Log.h"
 #include "hetero/Trace.h"
@@ -336,7 +337,9 @@ void BackEnds::stop() {
     if (Lanes[M]) {
       (void)settle(M); // their streams go back before the plugin stops
       std::lock_guard<std::mutex> Hold(Lanes[M]->Mutex);
-      Lanes[M]->Failed = true; // the nodes queue no more copies there
+      // The nodes queue no more copies there.
+      failLane(*Lanes[M], Status::error(StatusCode::Invalid,
+                                        "hetero's GPU lanes have stopped"));
       if (void *Event = std::exchange(Lanes[M]->Event, nullptr))
         (void)Cuda->destroy_event(Members[M].Device, Event);
     }
@@ -370,23 +373,26 @@ static abi::LoopWindow windowOf(const ChunkRun &C) {
 /// image has a window global; writes only what changed. A GPU's goes in its
 /// lane, in order with the kernels queued there (an earlier chunk of this
 /// kernel may still be waiting to read its own window).
-bool BackEnds::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
-                         __tgt_async_info *Lane) {
+Status BackEnds::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
+                           __tgt_async_info *Lane) {
   HeteroKernel::Window &W = K.Windows[M];
   abi::LoopWindow V = windowOf(C);
   if (!W.Addr || memcmp(&V, &W.Value, sizeof(V)) == 0)
-    return true;
+    return Status();
   const Member &Mb = Members[M];
   if (Mb.Kind == MemberKind::Gpu) {
     // From pageable memory: the driver takes the bytes before returning.
-    if (Cuda->data_submit_async(Mb.Device, W.Addr, &V, sizeof(V), Lane) !=
-        OFFLOAD_SUCCESS)
-      return false;
+    if (Status S = statusOf(
+            Cuda->getDevice(Mb.Device).dataSubmit(W.Addr, &V, sizeof(V), Lane),
+            StatusCode::KernelFailed,
+            "the loop window could not be set on " + Mb.name());
+        !S)
+      return S;
   } else {
     memcpy(W.Addr, &V, sizeof(V)); // the image's global, in this process
   }
   W.Value = V;
-  return true;
+  return Status();
 }
 
 /// What launching chunk C needs, worked out once for run() and start().
@@ -398,8 +404,8 @@ struct BackEnds::ChunkLaunch {
   void **argPtrs() { return reinterpret_cast<void **>(Args.data()); }
 };
 
-bool BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
-                            ChunkLaunch &Out, __tgt_async_info *Lane) {
+Status BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
+                              ChunkLaunch &Out, __tgt_async_info *Lane) {
   const auto &L = *static_cast<const BackEndLaunch *>(Launch);
   HeteroKernel &K = *L.Kernel;
   const HeteroKernel::Window &W = K.Windows[C.Member];
@@ -413,16 +419,18 @@ bool BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
   // without a trip count nothing splits it.
   bool NoTripCount = W.Params && !C.Windowed && !L.Args->Tripcount;
   if (W.Entry && !NoTripCount) {
-    if (!setWindow(C.Member, K, C, Lane))
-      return false;
+    if (Status S = setWindow(C.Member, K, C, Lane); !S)
+      return S;
     Out.Entry = W.Entry;
   } else {
-    if (C.Windowed)
-      return false; // the engine plans windowed chunks only where it can
+    if (C.Windowed) // the engine plans windowed chunks only where it can
+      return Status::error(StatusCode::KernelFailed,
+                           M.name() + " has no windowed copy of the kernel");
     Out.Entry = K.compiledOn(M);
   }
   if (!Out.Entry)
-    return false;
+    return Status::error(StatusCode::KernelFailed,
+                         "the kernel is not loaded on " + M.name());
   // A copy: the back ends adjust the argument count in place; a window's
   // iteration count sizes the GPU grid.
   Out.KA = *L.Args;
@@ -448,28 +456,28 @@ bool BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
     Out.KA.NumArgs += abi::WindowParams;
   }
   Out.Offsets.assign(Out.Args.size(), 0);
-  return true;
+  return Status();
 }
 
-bool BackEnds::gpuContext(const Member &M) {
-  if (auto Err = Cuda->getDevice(M.Device).setContext()) {
-    error("GPU %d: %s", M.Device, llvm::toString(std::move(Err)).c_str());
-    return false;
-  }
-  return true;
+Status BackEnds::gpuContext(const Member &M) {
+  return statusOf(Cuda->getDevice(M.Device).setContext(),
+                  StatusCode::KernelFailed,
+                  "the CUDA context of " + M.name() + " could not be set");
 }
 
-bool BackEnds::run(const void *Launch, const ChunkRun &C) {
+Status BackEnds::run(const void *Launch, const ChunkRun &C) {
   const Member &M = Members[C.Member];
   if (M.Kind == MemberKind::Gpu) {
     // In the member's lane, waited for here (as the cuda plugin's
     // synchronous launch does), its partials' copies in that stream.
     StartedChunk S;
-    return start(Launch, C, S) && finish(S);
+    if (Status Started = start(Launch, C, S); !Started)
+      return Started;
+    return finish(S);
   }
   ChunkLaunch CL;
-  if (!prepareChunk(Launch, C, CL, nullptr))
-    return false;
+  if (Status S = prepareChunk(Launch, C, CL, nullptr); !S)
+    return S;
   const HeteroKernel &K = *static_cast<const BackEndLaunch *>(Launch)->Kernel;
   // The kernel's thread count (a thread_limit or num_threads clause, or 1
   // for a kernel without a parallel region: ThreadLimit[0]) caps its CPU
@@ -492,11 +500,15 @@ bool BackEnds::run(const void *Launch, const ChunkRun &C) {
   noteCpuKernelRan();
   HostPartials Partials(C);
   Partials.bind(CL.Args);
-  if (Host->launch_kernel(Device, CL.Entry, CL.argPtrs(), CL.Offsets.data(),
-                          &CL.KA, nullptr) != OFFLOAD_SUCCESS)
-    return false;
+  if (Status S = statusOf(Host->getDevice(Device).launchKernel(
+                              CL.Entry, CL.argPtrs(), CL.Offsets.data(), CL.KA,
+                              /*AsyncInfo=*/nullptr),
+                          StatusCode::KernelFailed,
+                          "the kernel failed on " + M.name());
+      !S)
+    return S;
   Partials.done();
-  return true;
+  return Status();
 }
 
 bool BackEnds::startsChunks(size_t M) const {
@@ -513,19 +525,35 @@ struct BackEnds::StartedGpuChunk {
 
 BackEnds::~BackEnds() = default;
 
-bool BackEnds::waitLane(GpuLane &Lane, int Device) {
-  if (!issueCopies(Lane, Device))
-    return false;
-  if (Lane.Queue.Queue &&
-      Cuda->synchronize(Device, &Lane.Queue) != OFFLOAD_SUCCESS)
-    Lane.Failed = true;
-  return !Lane.Failed;
+Status BackEnds::laneStatus(const GpuLane &Lane) {
+  if (!Lane.Failed)
+    return Status();
+  return Status::error(StatusCode::KernelFailed, Lane.Why);
+}
+
+void BackEnds::failLane(GpuLane &Lane, const Status &S) {
+  if (!Lane.Failed)
+    Lane.Why = S.message();
+  Lane.Failed = true;
+}
+
+Status BackEnds::waitLane(GpuLane &Lane, int Device) {
+  if (Status S = issueCopies(Lane, Device); !S)
+    return S;
+  if (Lane.Queue.Queue)
+    if (Status S = statusOf(Cuda->getDevice(Device).synchronize(&Lane.Queue),
+                            StatusCode::KernelFailed,
+                            "the stream of cuda:" + std::to_string(Device) +
+                                " failed");
+        !S)
+      failLane(Lane, S);
+  return laneStatus(Lane);
 }
 
 // A copy in the lane's stream, a stream of the destination GPU, is issued
 // with the source's context current, as the cuda plugin's peer copies are
 // (CUDA runs a copy in a stream of another device's context).
-bool BackEnds::issueCopies(GpuLane &Lane, int Device) {
+Status BackEnds::issueCopies(GpuLane &Lane, int Device) {
   Lane.Issued += !Lane.Copies.empty();
   // Several at once in one driver call, in the destination's context.
   if (!Lane.Copies.empty() && Lane.Queue.Queue &&
@@ -536,38 +564,46 @@ bool BackEnds::issueCopies(GpuLane &Lane, int Device) {
     llvm::consumeError(std::move(Err));
     if (Batched) {
       Lane.Copies.clear();
-      return true;
+      return Status();
     }
   }
   for (const GpuLane::Copy &C : Lane.Copies) {
     if (Lane.Failed)
       break;
-    auto *Src = const_cast<void *>(C.Src);
-    auto Size = static_cast<int64_t>(C.Size);
-    int Rc = Lane.Queue.Queue
-                 ? Cuda->data_exchange_async(C.SrcDevice, Src, Device, C.Dst,
-                                             Size, &Lane.Queue)
-                 : Cuda->data_exchange(C.SrcDevice, Src, Device, C.Dst, Size);
-    Lane.Failed = Rc != OFFLOAD_SUCCESS;
+    // In the lane's stream where it holds one, else done on return.
+    if (Status S = statusOf(
+            Cuda->getDevice(C.SrcDevice)
+                .dataExchange(C.Src, Cuda->getDevice(Device), C.Dst,
+                              static_cast<int64_t>(C.Size),
+                              Lane.Queue.Queue ? &Lane.Queue : nullptr),
+            StatusCode::CopyFailed,
+            "a copy of " + std::to_string(C.Size) +
+                " bytes from cuda:" + std::to_string(C.SrcDevice) +
+                " to cuda:" + std::to_string(Device) + " in its lane failed");
+        !S)
+      failLane(Lane, S);
   }
   Lane.Copies.clear();
-  return !Lane.Failed;
+  return laneStatus(Lane);
 }
 
 // The kernel goes on the member's lane, after what is queued there. The
 // partials' identities go up before it and their results come back after
 // it, in that stream, through their slots' pinned twins.
-bool BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
+Status BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
   const Member &M = Members[C.Member];
   if (M.Kind != MemberKind::Gpu || C.Member >= Lanes.size())
-    return false;
+    return Backend::start(Launch, C, S);
   GpuLane &Lane = *Lanes[C.Member];
   std::lock_guard<std::mutex> Hold(Lane.Mutex);
   ++Lane.Issued; // the window, the copies, the partials, the kernel
   ChunkLaunch CL;
-  if (Lane.Failed || !gpuContext(M) ||
-      !prepareChunk(Launch, C, CL, &Lane.Queue))
-    return false;
+  if (Status Ready = laneStatus(Lane); !Ready)
+    return Ready;
+  if (Status Ready = gpuContext(M); !Ready)
+    return Ready;
+  if (Status Ready = prepareChunk(Launch, C, CL, &Lane.Queue); !Ready)
+    return Ready;
   // The copies into this GPU go after the window, which gave the lane its
   // stream; they leave the source's context current.
   if (!Lane.Copies.empty()) {
@@ -575,28 +611,35 @@ bool BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
     if (Issuing.active())
       Issuing.setName("issue " + std::to_string(Lane.Copies.size()) +
                       " copies");
-    if (!issueCopies(Lane, M.Device) || !gpuContext(M))
-      return false;
+    if (Status Issued = issueCopies(Lane, M.Device); !Issued)
+      return Issued;
+    if (Status Ready = gpuContext(M); !Ready)
+      return Ready;
   }
   auto Run = std::make_unique<StartedGpuChunk>();
   Run->Member = C.Member;
   Run->Device = M.Device;
   Run->Partials = C.Partials;
   __tgt_async_info *Q = &Lane.Queue;
-  bool Ok = true;
+  auto &Gpu = Cuda->getDevice(M.Device);
+  Status Ok;
   if (!C.Partials.empty()) {
     GpuPartialSlots *Slots = static_cast<size_t>(M.Device) < PartialSlots.size()
                                  ? PartialSlots[M.Device].get()
                                  : nullptr;
-    Ok = Slots && Slots->take(C.Partials.size(), Run->Slots);
+    if (!Slots || !Slots->take(C.Partials.size(), Run->Slots))
+      Ok = Status::error(StatusCode::KernelFailed,
+                         "no room for a reduction's partials on " + M.name());
     for (size_t I = 0; Ok && I < C.Partials.size(); ++I) {
       const ChunkPartial &P = C.Partials[I];
       const GpuPartialSlots::Slot &Slot = Run->Slots[I];
       memcpy(Slot.Host, P.Identity, P.Size);
       if (P.Arg < CL.Args.size())
         CL.Args[P.Arg] = reinterpret_cast<uintptr_t>(Slot.Device);
-      Ok = Cuda->data_submit_async(M.Device, Slot.Device, Slot.Host, P.Size,
-                                   Q) == OFFLOAD_SUCCESS;
+      Ok =
+          statusOf(Gpu.dataSubmit(Slot.Device, Slot.Host, P.Size, Q),
+                   StatusCode::KernelFailed,
+                   "a reduction's identity could not be copied to " + M.name());
     }
   }
   // A reduction kernel gets the member's own launch environment, first
@@ -609,30 +652,33 @@ bool BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
     CL.KA.NumArgs += 1;
     CL.KA.Version = GpuLaunchEnvironments::OwnEnvironmentVersion;
   }
-  Ok = Ok &&
-       Cuda->launch_kernel(M.Device, CL.Entry, CL.argPtrs(), CL.Offsets.data(),
-                           &CL.KA, Q) == OFFLOAD_SUCCESS;
+  if (Ok)
+    Ok = statusOf(
+        Gpu.launchKernel(CL.Entry, CL.argPtrs(), CL.Offsets.data(), CL.KA, Q),
+        StatusCode::KernelFailed,
+        "the kernel could not be launched on " + M.name());
   for (size_t I = 0; Ok && I < C.Partials.size(); ++I)
-    Ok = Cuda->data_retrieve_async(M.Device, Run->Slots[I].Host,
-                                   Run->Slots[I].Device, C.Partials[I].Size,
-                                   Q) == OFFLOAD_SUCCESS;
+    Ok = statusOf(Gpu.dataRetrieve(Run->Slots[I].Host, Run->Slots[I].Device,
+                                   C.Partials[I].Size, Q),
+                  StatusCode::KernelFailed,
+                  "a reduction's partial could not be copied from " + M.name());
   if (!Ok) {
     (void)waitLane(Lane, M.Device); // the slots' copies may be queued
     if (!Run->Slots.empty())
       PartialSlots[M.Device]->give(Run->Slots);
-    return false;
+    return Ok;
   }
   S.Member = C.Member;
   S.Handle = Run.release();
-  return true;
+  return Status();
 }
 
-bool BackEnds::finish(StartedChunk &S) {
+Status BackEnds::finish(StartedChunk &S) {
   std::unique_ptr<StartedGpuChunk> Run(
       static_cast<StartedGpuChunk *>(std::exchange(S.Handle, nullptr)));
   if (!Run)
-    return false;
-  bool Ok;
+    return Backend::finish(S);
+  Status Ok;
   {
     GpuLane &Lane = *Lanes[Run->Member];
     std::lock_guard<std::mutex> Hold(Lane.Mutex);
@@ -672,9 +718,9 @@ std::shared_ptr<const void> BackEnds::keepLaunch(const void *Launch) {
   return std::shared_ptr<const void>(K, &K->Launch);
 }
 
-bool BackEnds::settle(size_t M) {
+Status BackEnds::settle(size_t M) {
   if (M >= Lanes.size() || !Lanes[M])
-    return true;
+    return Status();
   GpuLane &Lane = *Lanes[M];
   std::lock_guard<std::mutex> Hold(Lane.Mutex);
   return waitLane(Lane, Members[M].Device);

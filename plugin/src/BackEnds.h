@@ -123,14 +123,14 @@ public:
   /// The binary's `declare target indirect` functions on every member.
   void loadIndirectFunctions(ImageGroup &G, IndirectFunctions &Out);
 
-  bool run(const void *Launch, const ChunkRun &C) override;
+  Status run(const void *Launch, const ChunkRun &C) override;
   /// GPU members' chunks start on a stream of their GPU.
   bool startsChunks(size_t M) const override;
-  bool start(const void *Launch, const ChunkRun &C, StartedChunk &S) override;
-  bool finish(StartedChunk &S) override;
+  Status start(const void *Launch, const ChunkRun &C, StartedChunk &S) override;
+  Status finish(StartedChunk &S) override;
   void release(StartedChunk &S) override;
   std::shared_ptr<const void> keepLaunch(const void *Launch) override;
-  bool settle(size_t M) override;
+  Status settle(size_t M) override;
   LaneOrder orderAfter(size_t W, size_t S) override;
   void issueHeld() override;
 
@@ -159,21 +159,25 @@ private:
   void loadOnMembers(ImageGroup &G);
   void loadDescriptor(ImageGroup &G, HeteroKernel &K);
   void findWindows(ImageGroup &G, HeteroKernel &K);
-  bool setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
-                 __tgt_async_info *Lane);
+  Status setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
+                   __tgt_async_info *Lane);
   struct ChunkLaunch;
   struct StartedGpuChunk;
-  /// The entry, arguments and window of chunk C (false: none to launch);
-  /// a GPU's window goes in its Lane.
-  bool prepareChunk(const void *Launch, const ChunkRun &C, ChunkLaunch &Out,
-                    __tgt_async_info *Lane);
+  /// The entry, arguments and window of chunk C (an error: none to
+  /// launch); a GPU's window goes in its Lane.
+  Status prepareChunk(const void *Launch, const ChunkRun &C, ChunkLaunch &Out,
+                      __tgt_async_info *Lane);
   /// Waits for what is queued on Lane (of GPU Device), under its lock.
-  bool waitLane(GpuLane &Lane, int Device);
+  Status waitLane(GpuLane &Lane, int Device);
   /// Issues the copies waiting in Lane (of GPU Device), under its lock: in
   /// its stream when it holds one, else each done before this returns.
-  bool issueCopies(GpuLane &Lane, int Device);
+  Status issueCopies(GpuLane &Lane, int Device);
+  /// Ok, or the failure that ended Lane (GpuLane::Why).
+  static Status laneStatus(const GpuLane &Lane);
+  /// Ends Lane with S, unless it failed before.
+  static void failLane(GpuLane &Lane, const Status &S);
   /// Makes member M's GPU context current on this thread.
-  bool gpuContext(const Member &M);
+  Status gpuContext(const Member &M);
 
   const Settings &Config;
   DataLayer &Layer;

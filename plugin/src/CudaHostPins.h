@@ -19,6 +19,8 @@
 
 #include "HostPinRanges.h"
 
+#include "hetero/Status.h"
+
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -36,9 +38,10 @@ public:
   void pin(const void *P, uint64_t Size);
   /// Unregisters every registration that starts in [P, P + Size).
   void unpin(const void *P, uint64_t Size);
-  /// Copy(Offset, Bytes) for the pieces of [P, P + Size) that lie in one
-  /// registration or in none, in order; false at the first that fails.
-  template <typename Fn> bool inPieces(const void *P, uint64_t Size, Fn Copy) {
+  /// Copy(Offset, Bytes), a Status, for the pieces of [P, P + Size) that
+  /// lie in one registration or in none, in order; the first that fails.
+  template <typename Fn>
+  Status inPieces(const void *P, uint64_t Size, Fn Copy) {
     if (!Any.load(std::memory_order_acquire))
       return Copy(uint64_t(0), Size);
     auto Lo = reinterpret_cast<uintptr_t>(P);
@@ -48,9 +51,9 @@ public:
       Pieces = Ranges.pieces(Lo, Lo + Size);
     }
     for (const auto &[From, To] : Pieces)
-      if (!Copy(uint64_t(From - Lo), uint64_t(To - From)))
-        return false;
-    return true;
+      if (Status S = Copy(uint64_t(From - Lo), uint64_t(To - From)); !S)
+        return S;
+    return Status();
   }
   /// Bytes pinned now.
   uint64_t bytes();

@@ -3,6 +3,7 @@
 #include "CudaHostPins.h"
 
 #include "CudaVirtualMemory.h"
+#include "DriverStatus.h"
 
 #include "hetero/ParallelCopy.h"
 
@@ -69,23 +70,28 @@ void *CudaNodeOps::allocate(size_t Size) {
   return P;
 }
 
-bool CudaNodeOps::back(void *Ptr, uint64_t Lo, uint64_t Hi) {
+Status CudaNodeOps::back(void *Ptr, uint64_t Lo, uint64_t Hi) {
   uint64_t Bytes = llvm::alignTo(Hi - Lo, Granule);
   {
     std::lock_guard<std::mutex> Lock(SizesMutex);
     if (!Reserved.count(Ptr))
-      return true; // allocated whole
+      return Status(); // allocated whole
   }
   if (!charge(Bytes))
-    return false;
+    return Status::error(StatusCode::NoRoom,
+                         name() + "'s share of its GPU is full");
   CudaVirtualMemory::Mapping M;
+  // The driver's refusal to create or map physical memory is, in practice,
+  // a GPU out of memory: the caller evicts and asks again.
   if (!CudaVirtualMemory::get().map(Device, Ptr, Lo, Hi, M)) {
     credit(Bytes);
-    return false;
+    return Status::error(StatusCode::NoRoom,
+                         "the driver gave " + name() + " no memory for " +
+                             std::to_string(Bytes) + " bytes");
   }
   std::lock_guard<std::mutex> Lock(SizesMutex);
   Reserved[Ptr].Maps.push_back(M);
-  return true;
+  return Status();
 }
 
 bool CudaNodeOps::unback(void *Ptr, uint64_t Lo, uint64_t Hi) {
@@ -143,13 +149,20 @@ CudaNodeOps::~CudaNodeOps() {
 // kernels then ran 4-5% slower for the rest of the run (with one copy
 // thread as with 16, and with the staging buffers freed after the copy;
 // the cause is not known), which a program's timed region pays.
-bool CudaNodeOps::copyFromHost(void *Dst, const void *Src, size_t Size) {
+Status CudaNodeOps::copyFromHost(void *Dst, const void *Src, size_t Size) {
   return CudaHostPins::get().inPieces(Src, Size, [&](uint64_t At, uint64_t N) {
-    return Cuda.data_submit(Device, static_cast<char *>(Dst) + At,
-                            const_cast<char *>(static_cast<const char *>(Src)) +
-                                At,
-                            static_cast<int64_t>(N)) == OFFLOAD_SUCCESS;
+    return statusOf(Cuda.getDevice(Device).dataSubmit(
+                        static_cast<char *>(Dst) + At,
+                        static_cast<const char *>(Src) + At,
+                        static_cast<int64_t>(N), /*AsyncInfo=*/nullptr),
+                    StatusCode::CopyFailed, copyName("the host", name(), N));
   });
+}
+
+std::string CudaNodeOps::copyName(const std::string &From,
+                                  const std::string &To, size_t Size) const {
+  return "a copy of " + std::to_string(Size) + " bytes from " + From + " to " +
+         To;
 }
 
 void CudaNodeOps::pinHost(const void *P, uint64_t Size) {
@@ -185,7 +198,7 @@ bool mostlyUntouched(const void *P, size_t Size) {
 }
 } // namespace
 
-bool CudaNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
+Status CudaNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
   if (Size >= StagedMin && mostlyUntouched(Dst, Size)) {
     std::unique_lock<std::mutex> Lock(Staging->Mutex, std::try_to_lock);
     // Setting the staging buffers up (pinned memory, the copy threads) is
@@ -197,72 +210,84 @@ bool CudaNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
                           static_cast<const char *>(Src), Size);
   }
   return CudaHostPins::get().inPieces(Dst, Size, [&](uint64_t At, uint64_t N) {
-    return Cuda.data_retrieve(
-               Device, static_cast<char *>(Dst) + At,
-               const_cast<char *>(static_cast<const char *>(Src)) + At,
-               static_cast<int64_t>(N)) == OFFLOAD_SUCCESS;
+    return statusOf(Cuda.getDevice(Device).dataRetrieve(
+                        static_cast<char *>(Dst) + At,
+                        static_cast<const char *>(Src) + At,
+                        static_cast<int64_t>(N), /*AsyncInfo=*/nullptr),
+                    StatusCode::CopyFailed, copyName(name(), "the host", N));
   });
 }
 
 // Piece I is retrieved into buffer I % 2 while piece I - 1 is copied out of
 // the other buffer into Dst.
-bool CudaNodeOps::stagedToHost(char *Dst, const char *Src, size_t Size) {
+Status CudaNodeOps::stagedToHost(char *Dst, const char *Src, size_t Size) {
+  auto &Gpu = Cuda.getDevice(Device);
   __tgt_async_info Queue[2] = {};
   size_t Pieces = (Size + CudaStaging::Piece - 1) / CudaStaging::Piece;
   auto Bytes = [&](size_t I) {
     return std::min(CudaStaging::Piece, Size - I * CudaStaging::Piece);
   };
+  const std::string What = copyName(name(), "the host (staged)", Size);
   auto Retrieve = [&](size_t I) {
-    return Cuda.data_retrieve_async(
-               Device, Staging->buffer(I),
-               const_cast<char *>(Src + I * CudaStaging::Piece),
-               static_cast<int64_t>(Bytes(I)),
-               &Queue[I % 2]) == OFFLOAD_SUCCESS;
+    return statusOf(
+        Gpu.dataRetrieve(Staging->buffer(I), Src + I * CudaStaging::Piece,
+                         static_cast<int64_t>(Bytes(I)), &Queue[I % 2]),
+        StatusCode::CopyFailed, What);
   };
-  bool Ok = Retrieve(0);
-  for (size_t I = 0; I < Pieces && Ok; ++I) {
-    Ok = Cuda.synchronize(Device, &Queue[I % 2]) == OFFLOAD_SUCCESS;
-    if (Ok && I + 1 < Pieces)
-      Ok = Retrieve(I + 1);
-    if (Ok)
+  Status Done = Retrieve(0);
+  for (size_t I = 0; I < Pieces && Done; ++I) {
+    Done =
+        statusOf(Gpu.synchronize(&Queue[I % 2]), StatusCode::CopyFailed, What);
+    if (Done && I + 1 < Pieces)
+      Done = Retrieve(I + 1);
+    if (Done)
       sharedCopier().copy(Dst + I * CudaStaging::Piece, Staging->buffer(I),
                           Bytes(I));
   }
   // A failed step may leave the other piece in flight: wait for it.
   for (__tgt_async_info &Q : Queue)
     if (Q.Queue)
-      Cuda.synchronize(Device, &Q);
-  return Ok;
+      llvm::consumeError(Gpu.synchronize(&Q));
+  return Done;
 }
 
-bool CudaNodeOps::copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
-                               size_t Size) {
-  if (Src.kind() != NodeKind::Gpu)
-    return false;
+Status CudaNodeOps::copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                                 size_t Size) {
+  if (!reachesPeer(Src))
+    return NodeOps::copyFromPeer(Dst, Src, SrcPtr, Size);
   int SrcDevice = static_cast<CudaNodeOps &>(Src).device();
   // Synchronous (no async info): the copy is complete on return. Between two
   // parts of one GPU the cuda plugin copies device to device on that GPU.
-  return Cuda.data_exchange(SrcDevice, const_cast<void *>(SrcPtr), Device, Dst,
-                            static_cast<int64_t>(Size)) == OFFLOAD_SUCCESS;
+  return statusOf(Cuda.getDevice(SrcDevice).dataExchange(
+                      SrcPtr, Cuda.getDevice(Device), Dst,
+                      static_cast<int64_t>(Size), /*AsyncInfo=*/nullptr),
+                  StatusCode::CopyFailed, copyName(Src.name(), name(), Size));
 }
 
-bool CudaNodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
-                                    size_t Size) {
-  if (Src.kind() != NodeKind::Gpu)
-    return false;
+Status CudaNodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src,
+                                      const void *SrcPtr, size_t Size) {
+  if (!reachesPeer(Src))
+    return NodeOps::copyFromPeer(Dst, Src, SrcPtr, Size);
   int SrcDevice = static_cast<CudaNodeOps &>(Src).device();
-  return Cuda.data_exchange_async(SrcDevice, const_cast<void *>(SrcPtr), Device,
-                                  Dst, static_cast<int64_t>(Size),
-                                  &Queued[SrcDevice]) == OFFLOAD_SUCCESS;
+  return statusOf(Cuda.getDevice(SrcDevice).dataExchange(
+                      SrcPtr, Cuda.getDevice(Device), Dst,
+                      static_cast<int64_t>(Size), &Queued[SrcDevice]),
+                  StatusCode::CopyFailed, copyName(Src.name(), name(), Size));
 }
 
-bool CudaNodeOps::waitQueuedCopies() {
-  bool Ok = true;
-  for (auto &[SrcDevice, Q] : Queued)
-    if (Q.Queue && Cuda.synchronize(SrcDevice, &Q) != OFFLOAD_SUCCESS)
-      Ok = false;
+Status CudaNodeOps::waitQueuedCopies() {
+  Status First;
+  for (auto &[SrcDevice, Q] : Queued) {
+    if (!Q.Queue)
+      continue;
+    Status Waited = statusOf(
+        Cuda.getDevice(SrcDevice).synchronize(&Q), StatusCode::CopyFailed,
+        "copies from cuda:" + std::to_string(SrcDevice) + " to " + name());
+    if (First && !Waited)
+      First = std::move(Waited);
+  }
   Queued.clear();
-  return Ok;
+  return First;
 }
 
 bool CudaNodeOps::queueCopyInLane(void *Dst, NodeOps &Src, const void *SrcPtr,

@@ -55,7 +55,7 @@ public:
   void *allocate(size_t Size) override;
   void release(void *Ptr) override;
   uint64_t backingGranule() const override { return Granule; }
-  bool back(void *Ptr, uint64_t Lo, uint64_t Hi) override;
+  Status back(void *Ptr, uint64_t Lo, uint64_t Hi) override;
   /// Unmaps the mappings that start in [Lo, Hi) (the data layer gives back
   /// whole ranges it backed, and back() maps each range it is given as one).
   bool unback(void *Ptr, uint64_t Lo, uint64_t Hi) override;
@@ -65,15 +65,19 @@ public:
   void pinHost(const void *P, uint64_t Size) override;
   void unpinHost(const void *P, uint64_t Size) override;
   /// Cut where pinned host memory begins or ends (CudaHostPins.h).
-  bool copyFromHost(void *Dst, const void *Src, size_t Size) override;
-  bool copyToHost(void *Dst, const void *Src, size_t Size) override;
-  bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
-                    size_t Size) override;
+  Status copyFromHost(void *Dst, const void *Src, size_t Size) override;
+  Status copyToHost(void *Dst, const void *Src, size_t Size) override;
+  /// From another GPU, or another part of this one.
+  bool reachesPeer(const NodeOps &Src) const override {
+    return Src.kind() == NodeKind::Gpu;
+  }
+  Status copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                      size_t Size) override;
   /// In a stream of the source GPU (one per source, from the cuda plugin's
   /// pool), held until waitQueuedCopies() synchronises it.
-  bool queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
-                         size_t Size) override;
-  bool waitQueuedCopies() override;
+  Status queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                           size_t Size) override;
+  Status waitQueuedCopies() override;
   /// Kept in this GPU member's lane until its next chunk starts or the lane
   /// is waited for (GpuLane.h); false where this node has no lane or it
   /// failed, or Src is not a GPU.
@@ -95,7 +99,11 @@ public:
   static constexpr size_t StagedFirstMin = size_t(32) << 20;
 
 private:
-  bool stagedToHost(char *Dst, const char *Src, size_t Size);
+  Status stagedToHost(char *Dst, const char *Src, size_t Size);
+  /// What a copy of Size bytes is called in messages ("a copy of 8 bytes
+  /// from cuda:1 to cuda:0").
+  std::string copyName(const std::string &From, const std::string &To,
+                       size_t Size) const;
 
   llvm::omp::target::plugin::GenericPluginTy &Cuda;
   int Device;

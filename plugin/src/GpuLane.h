@@ -8,7 +8,8 @@
 // chunk starts, then go in the stream right before it, from the thread that
 // starts it, so that a launch's copies into several GPUs are issued in
 // parallel; a wait for the lane issues what is left first. Failed: a copy or
-// a wait failed; what the lane held is lost from then on. Another lane that
+// a wait failed (Why says which, in the driver's words); what the lane held
+// is lost from then on. Another lane that
 // must run after what this one holds (BackEnds::orderAfter) waits on the
 // device for Event, recorded at this lane's end (an event of its GPU) when
 // something was issued since it last was: Issued counts what went in the
@@ -23,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace hetero {
@@ -40,6 +42,7 @@ struct GpuLane {
   void *Event = nullptr; // a CUevent of the lane's GPU, made when first used
   uint64_t Issued = 0, Recorded = UINT64_MAX;
   bool Failed = false;
+  std::string Why;
 };
 
 } // namespace hetero

@@ -75,9 +75,9 @@ struct TestBackend : Backend {
   /// queues them) and finish() joins; the others have no start().
   std::vector<bool> Queues;
   std::atomic<int> Started{0}, Ran{0};
-  bool run(const void *, const ChunkRun &C) override {
+  Status run(const void *, const ChunkRun &C) override {
     ++Ran;
-    return runHere(C);
+    return chunkStatus(runHere(C));
   }
   /// Every member's memory is the host's: reduction partials live in
   /// HostPartials' slots.
@@ -107,9 +107,9 @@ struct TestBackend : Backend {
   bool Overlapped = false;
   /// Per member, the threads its chunks were started from.
   std::map<size_t, std::set<std::thread::id>> StartedFrom;
-  bool start(const void *, const ChunkRun &C, StartedChunk &S) override {
+  Status start(const void *, const ChunkRun &C, StartedChunk &S) override {
     if (!startsChunks(C.Member))
-      return false;
+      return chunkStatus(false);
     ++Started;
     {
       std::lock_guard<std::mutex> Lock(Mutex);
@@ -120,14 +120,14 @@ struct TestBackend : Backend {
     Q->Thread = std::thread([this, Q, C] { Q->Ok = runHere(C); });
     S.Member = C.Member;
     S.Handle = Q;
-    return true;
+    return Status();
   }
-  bool finish(StartedChunk &S) override {
+  Status finish(StartedChunk &S) override {
     std::unique_ptr<Queued> Q(static_cast<Queued *>(S.Handle));
     Q->Thread.join();
     std::lock_guard<std::mutex> Lock(Mutex);
     --InFlight[S.Member];
-    return Q->Ok;
+    return chunkStatus(Q->Ok);
   }
 };
 
@@ -136,8 +136,10 @@ struct TestBackend : Backend {
 struct CopyFailingNodeOps : SimulatedNodeOps {
   using SimulatedNodeOps::SimulatedNodeOps;
   bool Fail = false;
-  bool copyFromHost(void *Dst, const void *Src, size_t Size) override {
-    return !Fail && SimulatedNodeOps::copyFromHost(Dst, Src, Size);
+  Status copyFromHost(void *Dst, const void *Src, size_t Size) override {
+    if (Fail)
+      return Status::error(StatusCode::CopyFailed, "the test's link is down");
+    return SimulatedNodeOps::copyFromHost(Dst, Src, Size);
   }
 };
 
@@ -313,10 +315,18 @@ TEST_F(EngineFixture, FailedMemberChunksRunElsewhere) {
   ASSERT_TRUE(E.launch(request(K, A, B)));
   stencilStep(Ref, RefB);
   // The next launch (b -> a) fails on sim:1; its chunks go to the cpu, and
-  // sim:1 leaves the pool.
+  // sim:1 leaves the pool, with the back end's reason said once.
   std::vector<size_t> Fail{1};
   Back.Kernel = stencil(&Fail);
+  ::testing::internal::CaptureStderr();
   ASSERT_TRUE(E.launch(request(K, B, A)));
+  std::string Said = ::testing::internal::GetCapturedStderr();
+  const char *Why = "failed on sim:1 (the test kernel failed); sim:1 leaves";
+  EXPECT_NE(Said.find(Why), std::string::npos) << Said;
+  EXPECT_EQ(
+      Said.find("the test kernel failed", Said.find(Why) + std::strlen(Why)),
+      std::string::npos)
+      << Said;
   EXPECT_TRUE(E.pool()[1].Failed);
   EXPECT_EQ(iterationsOf("sim:1"), 0u);
   stencilStep(RefB, Ref);
@@ -1019,6 +1029,9 @@ TEST_F(EngineFixture, AMemberWhoseCopiesFailLeavesTheLaunchSayingWhy) {
   std::string Said = ::testing::internal::GetCapturedStderr();
   EXPECT_NE(Said.find("sim:1 could not take its chunks' data (a copy"),
             std::string::npos)
+      << Said;
+  // In the node's own words, under the data layer's.
+  EXPECT_NE(Said.find("failed: the test's link is down"), std::string::npos)
       << Said;
   EXPECT_EQ(Said.find("no room"), std::string::npos) << Said;
   EXPECT_TRUE(E.lastLaunch().Split) << E.lastLaunch().Reason;

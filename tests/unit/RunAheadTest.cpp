@@ -150,9 +150,11 @@ struct LaneBackend : Backend {
     ++Orderings;
     return Held[S].empty() ? LaneOrder::Ordered : LaneOrder::Held;
   }
-  bool run(const void *L, const ChunkRun &C) override {
+  Status run(const void *L, const ChunkRun &C) override {
     StartedChunk S;
-    return start(L, C, S) && finish(S);
+    if (Status Started = start(L, C, S); !Started)
+      return Started;
+    return finish(S);
   }
   bool startsChunks(size_t) const override { return true; }
   /// A launch kept for posted starts: the kernel it was launched as.
@@ -160,32 +162,32 @@ struct LaneBackend : Backend {
     std::lock_guard<std::mutex> Lock(Mutex);
     return std::make_shared<TestKernel>(Kernel);
   }
-  bool start(const void *L, const ChunkRun &C, StartedChunk &S) override {
+  Status start(const void *L, const ChunkRun &C, StartedChunk &S) override {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (Failed[C.Member] || NoStartOn.count(C.Member))
-      return false;
+      return chunkStatus(false);
     issue(C.Member);
     Op O;
     O.C = C, O.K = L ? *static_cast<const TestKernel *>(L) : Kernel;
     push(C.Member, O);
     S.Member = C.Member;
     S.Handle = this;
-    return true;
+    return Status();
   }
-  bool finish(StartedChunk &S) override {
+  Status finish(StartedChunk &S) override {
     runHook(BeforeFinish);
     std::lock_guard<std::mutex> Lock(Mutex);
     S.Handle = nullptr;
     issue(S.Member);
-    return drain(S.Member);
+    return chunkStatus(drain(S.Member));
   }
   void release(StartedChunk &S) override { S.Handle = nullptr; }
-  bool settle(size_t M) override {
+  Status settle(size_t M) override {
     runHook(BeforeSettle);
     std::lock_guard<std::mutex> Lock(Mutex);
     ++Settles;
     issue(M);
-    return drain(M);
+    return chunkStatus(drain(M));
   }
   /// Chunks queued (Copies: copies queued).
   size_t queued(bool Copies = false) {
@@ -544,6 +546,10 @@ TEST_F(RunAheadFixture, AQueuedChunkThatFailsStopsWhatNeedsItsData) {
   size_t First = Said.find(Failure);
   EXPECT_NE(First, std::string::npos) << Said;
   EXPECT_EQ(Said.find(Failure, First + 1), std::string::npos) << Said;
+  // With the back end's reason.
+  EXPECT_NE(Said.find("sim:1 failed (the test kernel failed)"),
+            std::string::npos)
+      << Said;
   std::vector<double> Got(N);
   Status Read = L.read(Got.data(), B, N * sizeof(double));
   EXPECT_FALSE(Read.ok());

@@ -175,9 +175,9 @@ TEST(TeamsTrial, OffOrUnknownGpuIsAlwaysTheDefault) {
 /// Records each chunk's grid; the kernel does nothing.
 struct GridBackend : Backend {
   std::vector<std::pair<size_t, double>> Grids;
-  bool run(const void *, const ChunkRun &C) override {
+  Status run(const void *, const ChunkRun &C) override {
     Grids.push_back({C.Member, C.GridFraction});
-    return true;
+    return Status();
   }
 };
 

@@ -14,6 +14,12 @@
 
 namespace hetero {
 
+/// What a test back end returns for a chunk that ran (Ok) or failed.
+inline Status chunkStatus(bool Ok) {
+  return Ok ? Status()
+            : Status::error(StatusCode::KernelFailed, "the test kernel failed");
+}
+
 // b[i] = (a[i-1] + a[i] + a[i+1]) / 3 for i in [1, n-1); args: a, b, n.
 inline const char *const StencilDesc = "hetero-kernel 1\n"
                                        "split yes\n"

@@ -27,16 +27,23 @@
 // Members that run on the host's addresses (the CPU pool, simulated
 // accelerators) use HostPartials.
 //
+// A chunk that fails says why in the Status it returns (StatusCode::
+// KernelFailed: what failed, on which member, in the driver's words); the
+// engine decides what it means (another member reruns the chunk, or the
+// launch fails) and prints it once. A back end prints nothing.
+//
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_BACKEND_H
 #define HETERO_BACKEND_H
 
 #include "hetero/MemoryNode.h"
+#include "hetero/Status.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace hetero {
@@ -44,7 +51,7 @@ namespace hetero {
 /// A reduction's private copy for one chunk (Reduction.h). The back end
 /// passes the kernel, as its argument Arg, the address of Size bytes on the
 /// member that hold Identity when the kernel starts; once the chunk has
-/// completed (run() or finish() returned true), those bytes are in Result
+/// completed (run() or finish() returned ok), those bytes are in Result
 /// (host memory of Size bytes).
 struct ChunkPartial {
   unsigned Arg = 0;
@@ -106,20 +113,25 @@ class Backend {
 public:
   virtual ~Backend();
   /// Runs C of the launch Launch (what the plugin handed the engine with the
-  /// launch) on its member; true when the kernel completed.
-  virtual bool run(const void *Launch, const ChunkRun &C) = 0;
+  /// launch) on its member; ok when the kernel completed.
+  virtual Status run(const void *Launch, const ChunkRun &C) = 0;
   /// Whether chunks on member M may be started with start() from any thread.
   virtual bool startsChunks(size_t /*M*/) const { return false; }
-  /// Starts C without waiting for it; true when it started (then finish()
-  /// must be called once with S), false when it did not (nothing to finish).
-  virtual bool start(const void * /*Launch*/, const ChunkRun & /*C*/,
-                     StartedChunk & /*S*/) {
-    return false;
+  /// Starts C without waiting for it, where startsChunks(C.Member); ok when
+  /// it started (then finish() must be called once with S), an error when
+  /// it did not (nothing to finish).
+  virtual Status start(const void * /*Launch*/, const ChunkRun &C,
+                       StartedChunk & /*S*/) {
+    return Status::error(StatusCode::Invalid, "member " +
+                                                  std::to_string(C.Member) +
+                                                  " does not start chunks");
   }
   /// Waits for a started chunk (and so for everything queued before it on
-  /// its member); true when its kernel completed. A chunk that is never
+  /// its member); ok when its kernel completed. A chunk that is never
   /// finished still ends: settle() waits for it.
-  virtual bool finish(StartedChunk & /*S*/) { return false; }
+  virtual Status finish(StartedChunk & /*S*/) {
+    return Status::error(StatusCode::Invalid, "no chunk was started");
+  }
   /// Forgets a started chunk without waiting for it: it stays queued on its
   /// member until settle() (or a later chunk's finish()).
   virtual void release(StartedChunk & /*S*/) {}
@@ -130,9 +142,9 @@ public:
   virtual std::shared_ptr<const void> keepLaunch(const void * /*Launch*/) {
     return nullptr;
   }
-  /// Waits for every chunk started on member M so far; false when one of
+  /// Waits for every chunk started on member M so far; an error when one of
   /// them failed (then every later settle() of M fails too).
-  virtual bool settle(size_t /*M*/) { return true; }
+  virtual Status settle(size_t /*M*/) { return Status(); }
   /// Orders two queues on the device: whatever member W's queue gets from
   /// now on runs only after everything already issued to member S's queue
   /// (its kernels and the copies issued there). A copy between two GPUs of

@@ -400,10 +400,10 @@ private:
   /// failed.
   Status prepareWrite(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi,
                       bool &Ready);
-  /// After a host write's copy to N: counted and valid there only, or (not
-  /// Copied) a warning.
-  void noteWriteAt(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi, bool Copied,
-                   double TraceBegin);
+  /// After a host write's copy to N: counted and valid there only, or (a
+  /// failed copy) a warning that says why; the host keeps the bytes.
+  void noteWriteAt(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi,
+                   const Status &Copied, double TraceBegin);
   /// read() of [Off, Off + Size) of B into Dst without the host's copy;
   /// false (nothing promised) when pointer slots need the host's view.
   bool readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,

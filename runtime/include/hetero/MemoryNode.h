@@ -5,9 +5,17 @@
 // accelerator (CPU memory private to one worker). NodeOps moves bytes in and
 // out of it; the data layer decides what to move.
 //
+// What fails says so in a Status (Status.h) whose message names the node
+// and what it could not do, in the driver's own words where there is a
+// driver; the data layer adds the buffer and the range, and the engine
+// prints it. Nothing here prints. Answers that are not failures (no direct
+// path, no lane, nothing to give back) are plain bools.
+//
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_MEMORYNODE_H
 #define HETERO_MEMORYNODE_H
+
+#include "hetero/Status.h"
 
 #include <atomic>
 #include <cstddef>
@@ -55,9 +63,10 @@ public:
   /// streaming through a buffer larger than the node keeps of the blocks
   /// it passed. A multiple of the granule.
   virtual uint64_t backingBlock() const { return backingGranule() * 32; }
-  /// Holds [Lo, Hi) of storage Ptr (granule-aligned, not held before);
-  /// false when the node has no room for it.
-  virtual bool back(void *Ptr, uint64_t Lo, uint64_t Hi);
+  /// Holds [Lo, Hi) of storage Ptr (granule-aligned, not held before).
+  /// StatusCode::NoRoom when the node has no room for it (the caller may
+  /// evict and ask again); another code when the driver failed.
+  virtual Status back(void *Ptr, uint64_t Lo, uint64_t Hi);
   /// Gives back what back() held of [Lo, Hi) of storage Ptr (the ranges
   /// given are whole ranges back() was called for, or unions of them); the
   /// bytes there are lost. False, nothing given back, where the node cannot
@@ -76,22 +85,25 @@ public:
   /// every range inside it. By default nothing.
   virtual void unpinHost(const void * /*P*/, uint64_t /*Size*/) {}
   /// Host memory -> this node.
-  virtual bool copyFromHost(void *Dst, const void *Src, size_t Size) = 0;
+  virtual Status copyFromHost(void *Dst, const void *Src, size_t Size) = 0;
   /// This node -> host memory.
-  virtual bool copyToHost(void *Dst, const void *Src, size_t Size) = 0;
-  /// Another node -> this node without staging through the host. Returns
-  /// false if there is no such path (the caller stages through node 0).
-  virtual bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
-                            size_t Size);
+  virtual Status copyToHost(void *Dst, const void *Src, size_t Size) = 0;
+  /// Whether this node copies from Src's storage without staging through
+  /// the host (copyFromPeer, queueCopyFromPeer); where not, the caller
+  /// stages through node 0. By default no.
+  virtual bool reachesPeer(const NodeOps & /*Src*/) const { return false; }
+  /// Another node -> this node, where reachesPeer(Src).
+  virtual Status copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                              size_t Size);
   /// Like copyFromPeer(), but the copy may still be under way on return:
-  /// its bytes are in place once waitQueuedCopies() has returned true.
+  /// its bytes are in place once waitQueuedCopies() has returned ok.
   /// Copies queued into different nodes, or from different nodes, overlap.
   /// The caller reads nothing at Dst and writes nothing at Dst or SrcPtr
   /// until then (DataLayer.h's copy batch). By default: copyFromPeer().
-  virtual bool queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
-                                 size_t Size);
-  /// Waits for every copy queued into this node; false if one failed.
-  virtual bool waitQueuedCopies();
+  virtual Status queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                                   size_t Size);
+  /// Waits for every copy queued into this node; an error if one failed.
+  virtual Status waitQueuedCopies();
   /// Puts a copy from Src (another accelerator) in this node's lane, the
   /// queue its member's chunks run in (Engine.h's run-ahead): after the
   /// chunks queued there, before the next one. False where this node has
@@ -117,7 +129,7 @@ public:
                           uint64_t Count, bool Signed, int64_t &Min,
                           int64_t &Max);
   /// Writes one pointer-sized value into this node's storage.
-  bool storePointer(void *Dst, const void *Value) {
+  Status storePointer(void *Dst, const void *Value) {
     return copyFromHost(Dst, &Value, sizeof(Value));
   }
 };
@@ -157,8 +169,8 @@ public:
   std::string name() const override { return "host"; }
   void *allocate(size_t Size) override;
   void release(void *Ptr) override;
-  bool copyFromHost(void *Dst, const void *Src, size_t Size) override;
-  bool copyToHost(void *Dst, const void *Src, size_t Size) override;
+  Status copyFromHost(void *Dst, const void *Src, size_t Size) override;
+  Status copyToHost(void *Dst, const void *Src, size_t Size) override;
   ~HostNodeOps() override;
 
 private:
@@ -199,19 +211,23 @@ public:
   uint64_t backingGranule() const override { return Granule; }
   /// Small, for members of a few MiB (the tests' tight memory).
   uint64_t backingBlock() const override { return 2 * Granule; }
-  bool back(void *Ptr, uint64_t Lo, uint64_t Hi) override;
+  Status back(void *Ptr, uint64_t Lo, uint64_t Hi) override;
   /// The bytes given back are overwritten (0xA5), so that a data layer that
   /// reads what it evicted gets wrong answers in the simulated runs.
   bool unback(void *Ptr, uint64_t Lo, uint64_t Hi) override;
   uint64_t capacity() const override { return Capacity; }
-  bool copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
-                    size_t Size) override;
+  /// From another simulated accelerator.
+  bool reachesPeer(const NodeOps &Src) const override {
+    return Src.kind() == NodeKind::Simulated;
+  }
+  Status copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                      size_t Size) override;
   /// Deferred to waitQueuedCopies(), as late as a GPU's copy may land: a
   /// data layer that read or overwrote queued bytes too early is caught by
   /// the simulated runs' answers.
-  bool queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
-                         size_t Size) override;
-  bool waitQueuedCopies() override;
+  Status queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                           size_t Size) override;
+  Status waitQueuedCopies() override;
 
 private:
   struct QueuedCopy {

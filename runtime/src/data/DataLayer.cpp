@@ -361,11 +361,14 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
         } else if (Status Settled = settleLocked(S, "host reads"); !Settled) {
           Result = Settled;
           return true;
-        } else if (!Nodes[S]->copyToHost(Out + (Have.Lo - Off), From, Len)) {
-          Result = Status::error(StatusCode::CopyFailed,
-                                 "a copy of " + std::to_string(Len) +
-                                     " bytes from " + Nodes[S]->name() +
-                                     " to the host failed");
+        } else if (Status Copied =
+                       Nodes[S]->copyToHost(Out + (Have.Lo - Off), From, Len);
+                   !Copied) {
+          Result =
+              Status::error(StatusCode::CopyFailed,
+                            "a copy of " + std::to_string(Len) +
+                                " bytes from " + Nodes[S]->name() +
+                                " to the host failed: " + Copied.message());
           return true;
         } else {
           if (trace::on())
@@ -480,10 +483,12 @@ Status DataLayer::fixPointerSlots(Buffer &B, NodeId N, uint64_t Lo,
                                            It->first + sizeof(void *));
         !S)
       return S;
-    if (!Nodes[N]->storePointer(Slot, reinterpret_cast<void *>(Value)))
+    if (Status Stored =
+            Nodes[N]->storePointer(Slot, reinterpret_cast<void *>(Value));
+        !Stored)
       return Status::error(StatusCode::CopyFailed,
                            "a pointer could not be written to " +
-                               Nodes[N]->name());
+                               Nodes[N]->name() + ": " + Stored.message());
   }
   return Status();
 }
@@ -492,10 +497,11 @@ Status DataLayer::notePointerValue(Buffer &B, NodeId Src) {
   uintptr_t V;
   if (Src == HostNode)
     std::memcpy(&V, B.NodePtr[HostNode], sizeof(V));
-  else if (!Nodes[Src]->copyToHost(&V, B.NodePtr[Src], sizeof(V)))
+  else if (Status Read = Nodes[Src]->copyToHost(&V, B.NodePtr[Src], sizeof(V));
+           !Read)
     return Status::error(StatusCode::CopyFailed,
                          "a pointer could not be read from " +
-                             Nodes[Src]->name());
+                             Nodes[Src]->name() + ": " + Read.message());
   uintptr_t Hetero = 0;
   if (Src == HostNode) {
     if (V && lookupForPointer(V))
@@ -558,7 +564,8 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
     if (Status S = waitQueuedLocked(Src); !S)
       return S;
   double TraceBegin = trace::on() ? trace::now() : 0;
-  bool Ok, Queued = false;
+  Status Copied;
+  bool Queued = false;
   if (InLane && Fence)
     Fence(Dst);
   if (InLane && Nodes[Dst]->queueCopyInLane(DstP, *Nodes[Src], SrcP, Len)) {
@@ -581,20 +588,21 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
       return S;
   }
   if (Src == HostNode) {
-    Ok = Nodes[Dst]->copyFromHost(DstP, SrcP, Len);
+    Copied = Nodes[Dst]->copyFromHost(DstP, SrcP, Len);
     Stats.BytesH2D += Len;
   } else if (Dst == HostNode) {
-    Ok = Nodes[Src]->copyToHost(DstP, SrcP, Len);
+    Copied = Nodes[Src]->copyToHost(DstP, SrcP, Len);
     Stats.BytesD2H += Len;
-  } else if (!outsideBatch() &&
-             Nodes[Dst]->queueCopyFromPeer(DstP, *Nodes[Src], SrcP, Len)) {
-    Ok = Queued = true;
-    if (B.Queued[Dst].empty())
+  } else if (Nodes[Dst]->reachesPeer(*Nodes[Src]) && !outsideBatch()) {
+    Copied = Nodes[Dst]->queueCopyFromPeer(DstP, *Nodes[Src], SrcP, Len);
+    Queued = Copied.ok();
+    if (Queued && B.Queued[Dst].empty())
       QueuedInto[Dst].push_back(&B);
-    B.Queued[Dst].insert(Lo, Hi);
+    if (Queued)
+      B.Queued[Dst].insert(Lo, Hi);
     Stats.BytesD2D += Len;
-  } else if (Nodes[Dst]->copyFromPeer(DstP, *Nodes[Src], SrcP, Len)) {
-    Ok = true;
+  } else if (Nodes[Dst]->reachesPeer(*Nodes[Src])) {
+    Copied = Nodes[Dst]->copyFromPeer(DstP, *Nodes[Src], SrcP, Len);
     Stats.BytesD2D += Len;
   } else {
     // No direct path: stage through the host copy, which becomes valid too.
@@ -603,11 +611,11 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
     B.Valid[HostNode].insert(Lo, Hi);
     return copyRange(B, HostNode, Dst, Lo, Hi);
   }
-  if (!Ok)
+  if (!Copied)
     return Status::error(StatusCode::CopyFailed,
                          "a copy of " + std::to_string(Len) + " bytes from " +
                              Nodes[Src]->name() + " to " + Nodes[Dst]->name() +
-                             " failed");
+                             " failed: " + Copied.message());
   if (trace::on())
     traceCopy(*Nodes[Src], Src, *Nodes[Dst], Dst, Len, TraceBegin, Queued);
   if (B.Size == sizeof(void *) && Lo == 0 && Hi == B.Size)

@@ -124,17 +124,18 @@ Status DataLayer::waitQueuedLocked(NodeId N) {
   TraceSpan Wait("host", "wait", "");
   if (Wait.active())
     Wait.setName("wait for copies into " + Nodes[N]->name());
-  bool Ok = Nodes[N]->waitQueuedCopies();
+  Status Waited = Nodes[N]->waitQueuedCopies();
   for (Buffer *B : QueuedInto[N]) {
-    if (!Ok) // those bytes never arrived
+    if (!Waited) // those bytes never arrived
       for (const Range &R : B->Queued[N].ranges())
         B->Valid[N].erase(R.Lo, R.Hi);
     B->Queued[N].clear();
   }
   QueuedInto[N].clear();
-  if (!Ok)
+  if (!Waited)
     return Status::error(StatusCode::CopyFailed,
-                         "a copy into " + Nodes[N]->name() + " failed");
+                         "a copy into " + Nodes[N]->name() +
+                             " failed: " + Waited.message());
   return Status();
 }
 

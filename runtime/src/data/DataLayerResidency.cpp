@@ -44,10 +44,11 @@ Status DataLayer::prepareWrite(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi,
 }
 
 void DataLayer::noteWriteAt(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi,
-                            bool Copied, double TraceBegin) {
+                            const Status &Copied, double TraceBegin) {
   if (!Copied) {
-    warning("a copy of %llu bytes to %s failed; the host keeps them",
-            static_cast<unsigned long long>(Hi - Lo), Nodes[N]->name().c_str());
+    warning("a copy of %llu bytes to %s failed (%s); the host keeps them",
+            static_cast<unsigned long long>(Hi - Lo), Nodes[N]->name().c_str(),
+            Copied.message().c_str());
     return;
   }
   if (trace::on())
@@ -69,8 +70,9 @@ Status DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
     return S;
   char *Dst = static_cast<char *>(B.NodePtr[Home]) + Off;
   double TraceBegin = trace::on() ? trace::now() : 0;
-  Written = Nodes[Home]->copyFromHost(Dst, Src, Size);
-  noteWriteAt(Home, B, Off, Off + Size, Written, TraceBegin);
+  Status Copied = Nodes[Home]->copyFromHost(Dst, Src, Size);
+  Written = Copied.ok();
+  noteWriteAt(Home, B, Off, Off + Size, Copied, TraceBegin);
   return Status();
 }
 
@@ -79,14 +81,15 @@ Status DataLayer::writeSpread(Buffer &B, uint64_t Off, const void *Src,
   struct Piece {
     NodeId N;
     uint64_t Lo, Hi;
-    bool Ready, Ok;
+    bool Ready;
+    Status Copied;
   };
   std::vector<Piece> Pieces;
   const uint64_t K = Spread.size();
   for (uint64_t I = 0; I < K; ++I) {
     Piece P{Spread[I], std::max(Off, B.Size / K * I),
             std::min(Off + Size, I + 1 == K ? B.Size : B.Size / K * (I + 1)),
-            false, false};
+            false, Status()};
     if (P.Lo >= P.Hi)
       continue;
     if (Status S = prepareWrite(P.N, B, P.Lo, P.Hi, P.Ready); !S)
@@ -95,9 +98,9 @@ Status DataLayer::writeSpread(Buffer &B, uint64_t Off, const void *Src,
   }
   const char *From = static_cast<const char *>(Src) - Off;
   auto Copy = [&](Piece &P) {
-    P.Ok = P.Ready &&
-           Nodes[P.N]->copyFromHost(static_cast<char *>(B.NodePtr[P.N]) + P.Lo,
-                                    From + P.Lo, P.Hi - P.Lo);
+    if (P.Ready)
+      P.Copied = Nodes[P.N]->copyFromHost(
+          static_cast<char *>(B.NodePtr[P.N]) + P.Lo, From + P.Lo, P.Hi - P.Lo);
   };
   double TraceBegin = trace::on() ? trace::now() : 0;
   // Each member over its own link, at once.
@@ -110,8 +113,8 @@ Status DataLayer::writeSpread(Buffer &B, uint64_t Off, const void *Src,
     T.join();
   for (const Piece &P : Pieces) {
     if (P.Ready) // else no room there
-      noteWriteAt(P.N, B, P.Lo, P.Hi, P.Ok, TraceBegin);
-    if (!P.Ok) {
+      noteWriteAt(P.N, B, P.Lo, P.Hi, P.Copied, TraceBegin);
+    if (!P.Ready || !P.Copied) {
       std::memcpy(reinterpret_cast<char *>(B.Base) + P.Lo, From + P.Lo,
                   P.Hi - P.Lo);
       markWrittenLocked(HostNode, B, P.Lo, P.Hi);
@@ -193,8 +196,8 @@ Status DataLayer::backLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
   for (const Range &M : Missing)
     for (uint64_t At = M.Lo; At < M.Hi;) {
       uint64_t End = std::min(M.Hi, (At / Block + 1) * Block);
-      bool Mapped = Nodes[N]->back(B.NodePtr[N], At, End);
-      if (!Mapped) {
+      Status Mapped = Nodes[N]->back(B.NodePtr[N], At, End);
+      if (Mapped.code() == StatusCode::NoRoom) {
         if (Status S = evictLocked(N, Left); !S)
           return S;
         Mapped = Nodes[N]->back(B.NodePtr[N], At, End);
@@ -205,9 +208,10 @@ Status DataLayer::backLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {
           B.Backed[N].erase(T.Lo, T.Hi);
           holdBytes(N, T.Hi - T.Lo, false);
         }
-        return Status::error(StatusCode::NoRoom,
-                             Nodes[N]->name() + " cannot hold " +
-                                 std::to_string(Left) + " more bytes");
+        return Status::error(Mapped.code(), Nodes[N]->name() + " cannot hold " +
+                                                std::to_string(Left) +
+                                                " more bytes (" +
+                                                Mapped.message() + ")");
       }
       B.Backed[N].insert(At, End);
       holdBytes(N, End - At, true);

@@ -22,18 +22,19 @@ const char *nodeKindName(NodeKind K) {
 
 NodeOps::~NodeOps() = default;
 
-bool NodeOps::copyFromPeer(void *, NodeOps &, const void *, size_t) {
-  return false;
+Status NodeOps::copyFromPeer(void *, NodeOps &Src, const void *, size_t) {
+  return Status::error(StatusCode::Invalid,
+                       name() + " has no direct path from " + Src.name());
 }
 
-bool NodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
-                                size_t Size) {
+Status NodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
+                                  size_t Size) {
   return copyFromPeer(Dst, Src, SrcPtr, Size);
 }
 
-bool NodeOps::waitQueuedCopies() { return true; }
+Status NodeOps::waitQueuedCopies() { return Status(); }
 
-bool NodeOps::back(void *, uint64_t, uint64_t) { return true; }
+Status NodeOps::back(void *, uint64_t, uint64_t) { return Status(); }
 
 bool NodeOps::queueCopyInLane(void *, NodeOps &, const void *, size_t) {
   return false;
@@ -155,28 +156,31 @@ HostNodeOps::~HostNodeOps() {
     munmap(M.Start, M.Bytes);
 }
 
-bool HostNodeOps::copyFromHost(void *Dst, const void *Src, size_t Size) {
+Status HostNodeOps::copyFromHost(void *Dst, const void *Src, size_t Size) {
   memmove(Dst, Src, Size);
-  return true;
+  return Status();
 }
 
-bool HostNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
+Status HostNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
   memmove(Dst, Src, Size);
-  return true;
+  return Status();
 }
 
-bool SimulatedNodeOps::back(void *Ptr, uint64_t Lo, uint64_t Hi) {
+Status SimulatedNodeOps::back(void *Ptr, uint64_t Lo, uint64_t Hi) {
   uint64_t Bytes = Hi - Lo;
   if (Capacity) {
     size_t Now = Used.fetch_add(Bytes);
     if (Now + Bytes > Capacity) {
       Used.fetch_sub(Bytes);
-      return false;
+      return Status::error(StatusCode::NoRoom,
+                           name() + " holds " + std::to_string(Now) +
+                               " of its " + std::to_string(Capacity) +
+                               " bytes");
     }
   }
   std::lock_guard<std::mutex> Lock(BackedMutex);
   Backed[Ptr] += Bytes;
-  return true;
+  return Status();
 }
 
 bool SimulatedNodeOps::unback(void *Ptr, uint64_t Lo, uint64_t Hi) {
@@ -210,27 +214,27 @@ void SimulatedNodeOps::release(void *Ptr) {
   HostNodeOps::release(Ptr);
 }
 
-bool SimulatedNodeOps::copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
-                                    size_t Size) {
-  if (Src.kind() != NodeKind::Simulated)
-    return false;
+Status SimulatedNodeOps::copyFromPeer(void *Dst, NodeOps &Src,
+                                      const void *SrcPtr, size_t Size) {
+  if (!reachesPeer(Src))
+    return NodeOps::copyFromPeer(Dst, Src, SrcPtr, Size);
   memmove(Dst, SrcPtr, Size);
-  return true;
+  return Status();
 }
 
-bool SimulatedNodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src,
-                                         const void *SrcPtr, size_t Size) {
-  if (Src.kind() != NodeKind::Simulated)
-    return false;
+Status SimulatedNodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src,
+                                           const void *SrcPtr, size_t Size) {
+  if (!reachesPeer(Src))
+    return NodeOps::copyFromPeer(Dst, Src, SrcPtr, Size);
   Queued.push_back({Dst, SrcPtr, Size});
-  return true;
+  return Status();
 }
 
-bool SimulatedNodeOps::waitQueuedCopies() {
+Status SimulatedNodeOps::waitQueuedCopies() {
   for (const QueuedCopy &C : Queued)
     memmove(C.Dst, C.Src, C.Size);
   Queued.clear();
-  return true;
+  return Status();
 }
 
 } // namespace hetero

@@ -121,11 +121,11 @@ Engine::~Engine() {
 }
 
 Status Engine::settleMember(size_t M, const char *Why) {
-  auto Lost = [&] {
+  auto Lost = [&](const std::string &Why) {
     return Status::error(
         StatusCode::KernelFailed,
-        "a kernel that ran ahead on " + Members[M].name() +
-            " failed, and its results with it (HETERO_RUN_AHEAD=0 waits for "
+        "a kernel that ran ahead on " + Members[M].name() + " failed" + Why +
+            ", and its results with it (HETERO_RUN_AHEAD=0 waits for "
             "every launch, so that another member can run a failed member's "
             "chunks again)");
   };
@@ -135,19 +135,20 @@ Status Engine::settleMember(size_t M, const char *Why) {
   uint64_t Target = Queues.waitTarget(M);
   Starters.drain(M);
   if (Queues.failed(M))
-    return Lost();
+    return Lost("");
   if (Queues.drainedUpTo(M, Target))
     return Status();
   TraceSpan Waiting("host", "wait", "");
   if (Waiting.active())
     Waiting.setName("settle " + Members[M].name() +
                     (Why ? std::string(": ") + Why : std::string()));
-  if (Back.settle(M)) {
+  Status Settled = Back.settle(M);
+  if (Settled) {
     Queues.drained(M, Target);
     return Status();
   }
   (void)Queues.markFailed(M);
-  return Lost();
+  return Lost(" (" + Settled.message() + ")");
 }
 
 Status Engine::settleNode(NodeId N, const char *Why) {

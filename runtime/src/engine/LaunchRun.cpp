@@ -387,8 +387,8 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
     Starts[I] = std::chrono::steady_clock::now();
     size_t M = Chunks[Which[I]].Member;
     Targets[I] = E.Queues.waitTarget(M);
-    Ok[I] =
-        E.Back.start(R.BackendLaunch, chunkRun(Chunks[Which[I]]), Started[I]);
+    Ok[I] = noteChunk(M, E.Back.start(R.BackendLaunch,
+                                      chunkRun(Chunks[Which[I]]), Started[I]));
   };
   auto Finish = [&](size_t I) {
     size_t M = Chunks[Which[I]].Member;
@@ -410,14 +410,14 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
     bool Waits = Ok[I];
     bool WasAhead = Waits && !E.Queues.drainedUpTo(M, Targets[I]);
     if (Waits)
-      Ok[I] = E.Back.finish(Started[I]);
+      Ok[I] = noteChunk(M, E.Back.finish(Started[I]));
     if (Waits && Ok[I])
       E.Queues.drained(M, Targets[I]);
     if (Waits && !Ok[I] && WasAhead && E.Queues.markFailed(M))
-      error("kernel %s failed on %s, where kernels ran ahead before it: "
+      error("kernel %s failed on %s%s, where kernels ran ahead before it: "
             "their results are lost too (HETERO_RUN_AHEAD=0 waits for every "
             "launch)",
-            K.shown().c_str(), name(M).c_str());
+            K.shown().c_str(), name(M).c_str(), whyFailed(M).c_str());
     Seconds[I] = std::chrono::duration<double>(
                      std::chrono::steady_clock::now() - Starts[I])
                      .count();
@@ -508,7 +508,8 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
            const Chunk &C = Chunks[Which[I]];
            double TraceBegin = trace::on() ? trace::now() : 0;
            auto Start = std::chrono::steady_clock::now();
-           bool Ok = E.Back.run(R.BackendLaunch, chunkRun(C));
+           bool Ok =
+               noteChunk(C.Member, E.Back.run(R.BackendLaunch, chunkRun(C)));
            Seconds[I] = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - Start)
                             .count();
@@ -547,23 +548,24 @@ std::vector<bool> LaunchRun::postStarts(const std::vector<size_t> &Which,
   if (Posting.active())
     Posting.setName("post " + std::to_string(Which.size()) + " chunks");
   for (auto &[M, Runs] : ByMember) {
-    E.Starters.post(M, [&E = E, Kernel = &K, Kept, M = M,
-                        Runs = std::move(Runs)] {
-      for (const ChunkRun &C : Runs) {
-        StartedChunk S;
-        if (E.Queues.failed(M))
-          return;
-        if (!E.Back.start(Kept.get(), C, S)) {
-          if (E.Queues.markFailed(M))
-            error("kernel %s did not start on %s after its launch returned: "
-                  "its results are lost (HETERO_RUN_AHEAD=0 starts every "
-                  "chunk before its launch returns)",
-                  Kernel->shown().c_str(), E.MemberNames[M].c_str());
-          return;
-        }
-        E.Back.release(S);
-      }
-    });
+    E.Starters.post(
+        M, [&E = E, Kernel = &K, Kept, M = M, Runs = std::move(Runs)] {
+          for (const ChunkRun &C : Runs) {
+            StartedChunk S;
+            if (E.Queues.failed(M))
+              return;
+            if (Status Started = E.Back.start(Kept.get(), C, S); !Started) {
+              if (E.Queues.markFailed(M))
+                error("kernel %s did not start on %s after its launch returned "
+                      "(%s): its results are lost (HETERO_RUN_AHEAD=0 starts "
+                      "every chunk before its launch returns)",
+                      Kernel->shown().c_str(), E.MemberNames[M].c_str(),
+                      Started.message().c_str());
+              return;
+            }
+            E.Back.release(S);
+          }
+        });
   }
   for (size_t C : Which) {
     E.Queues.noteQueued(Chunks[C].Member);
@@ -660,6 +662,20 @@ Status LaunchRun::evacuate(size_t M, const std::vector<size_t> &Again) {
   return Status();
 }
 
+bool LaunchRun::noteChunk(size_t M, const Status &S) {
+  if (S)
+    return true;
+  std::lock_guard<std::mutex> Lock(FailuresMutex);
+  Failures.emplace(M, S.message());
+  return false;
+}
+
+std::string LaunchRun::whyFailed(size_t M) {
+  std::lock_guard<std::mutex> Lock(FailuresMutex);
+  auto It = Failures.find(M);
+  return It == Failures.end() ? std::string() : " (" + It->second + ")";
+}
+
 bool LaunchRun::replace(size_t C, const std::vector<size_t> &Order) {
   for (size_t To : Order) {
     Chunks[C].Member = To;
@@ -710,8 +726,8 @@ bool LaunchRun::runAndRecover(
         error("%s leaves the pool with %s (parts of one GPU)", name(M).c_str(),
               name(It->second).c_str());
       else
-        error("kernel %s failed on %s; %s leaves the pool", K.shown().c_str(),
-              name(M).c_str(), name(M).c_str());
+        error("kernel %s failed on %s%s; %s leaves the pool", K.shown().c_str(),
+              name(M).c_str(), whyFailed(M).c_str(), name(M).c_str());
       if (Status S = evacuate(M, Again); !S) {
         error("%s", S.message().c_str());
         return false;

@@ -12,7 +12,9 @@
 #include "hetero/ChunkPlan.h"
 #include "hetero/Engine.h"
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -133,6 +135,14 @@ private:
   bool Windowed = false, WindowWhole = false, RoomLearned = false,
        Overlap = false;
   uint64_t WinLo = 0, WinHi = 0;
+  /// Why a member's chunk failed (the back end's word), the first failure
+  /// of each member; written by the threads the chunks run from.
+  std::mutex FailuresMutex;
+  std::map<size_t, std::string> Failures;
+  /// Notes S of a chunk on member M; returns S.ok().
+  bool noteChunk(size_t M, const Status &S);
+  /// "" or ": why" for member M's failed chunk, for a message.
+  std::string whyFailed(size_t M);
   /// Member M's chunks found no room: lowers its cap from its capacity
   /// against the bytes its chunks' sections span. False when it cannot
   /// (no capacity known, or less than an iteration would fit).
