@@ -14,7 +14,7 @@ struct MemcpyAttributes {
 };
 /// CU_MEMCPY_SRC_ACCESS_ORDER_STREAM: the sources are read in stream order,
 /// after what the lane holds before the batch (its waits on other lanes
-/// included: BackEnds::orderAfter).
+/// included: PluginBackend::orderAfter).
 constexpr int SrcAccessOrderStream = 1;
 } // namespace
 

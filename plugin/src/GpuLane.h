@@ -3,14 +3,14 @@
 // A GPU member's lane: a stream of the cuda plugin's pool, held in the async
 // info until a wait gives it back (the next chunk takes another: nothing is
 // queued then, so none need follow the last). The member's chunks run in it
-// (BackEnds), and so do copies from other GPUs into its memory
+// (PluginBackend), and so do copies from other GPUs into its memory
 // (CudaNodeOps::queueCopyInLane): those wait in Copies until the lane's next
 // chunk starts, then go in the stream right before it, from the thread that
 // starts it, so that a launch's copies into several GPUs are issued in
 // parallel; a wait for the lane issues what is left first. Failed: a copy or
 // a wait failed (Why says which, in the driver's words); what the lane held
 // is lost from then on. Another lane that
-// must run after what this one holds (BackEnds::orderAfter) waits on the
+// must run after what this one holds (PluginBackend::orderAfter) waits on the
 // device for Event, recorded at this lane's end (an event of its GPU) when
 // something was issued since it last was: Issued counts what went in the
 // stream, Recorded what the event covers.

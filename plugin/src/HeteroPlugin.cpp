@@ -3,13 +3,13 @@
 // One OpenMP device made of every GPU and CPU core of the node. This file
 // only speaks libomptarget: each entry point becomes a call to the engine
 // (runtime/: Engine.h decides and runs launches, DataLayer.h keeps the data)
-// or to the back ends (BackEnds.h: LLVM's cuda and host plugins, which run
+// or to the back ends (PluginBackend.h: LLVM's cuda and host plugins, which run
 // the kernels), and a failure becomes libomptarget's error code, with its
 // message printed here, once.
 //
 //===----------------------------------------------------------------------===//
-#include "BackEnds.h"
 #include "CpuTeam.h"
+#include "PluginBackend.h"
 #include "PoolStart.h"
 #include "WorkersAtExit.h"
 
@@ -257,7 +257,7 @@ private:
   bool DeviceInitialized = false;
   Settings Config;
   std::unique_ptr<DataLayer> Layer;
-  BackEnds Back;
+  PluginBackend Back;
   StarPUPool Workers;
   std::unique_ptr<Engine> Run;
   PoolStart Start;
@@ -293,7 +293,7 @@ llvm::Error HeteroPluginTy::init() {
   // the program has run for a while. (Here, not on the thread and waited
   // for: a library dlopen'ed with offload code registers under the dynamic
   // loader's lock, which the start needs.)
-  bool Certain = BackEnds::cpuSideAvailable();
+  bool Certain = PluginBackend::cpuSideAvailable();
   if (Certain && !Config.dependsOnPool()) {
     Start.begin([this] { return startPool(); });
   } else {

@@ -1,14 +1,14 @@
 //===- PoolReport.cpp - What hetero-info prints about the pool ------------===//
 //
-// hetero-info's report (BackEnds::describe): the versions in use, every pool
-// member with its memory, compute capability and cores, which GPUs reach
+// hetero-info's report (PluginBackend::describe): the versions in use, every
+// pool member with its memory, compute capability and cores, which GPUs reach
 // each other directly, StarPU's measured bandwidths between the members'
 // memories, the settings in force and whatever kept a device out. The CUDA
 // details come from the driver the cuda back end already loaded.
 //
 //===----------------------------------------------------------------------===//
-#include "BackEnds.h"
 #include "CudaVirtualMemory.h"
+#include "PluginBackend.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -99,8 +99,9 @@ struct AcceleratorMemory {
   std::vector<uint64_t> Gpus;         // each GPU (part)
 };
 
-std::string gpuLine(const CudaDriver &Driver, BackEnds::GenericPluginTy &Cuda,
-                    const Member &M, int GpuSplit, AcceleratorMemory &Mem) {
+std::string gpuLine(const CudaDriver &Driver,
+                    PluginBackend::GenericPluginTy &Cuda, const Member &M,
+                    int GpuSplit, AcceleratorMemory &Mem) {
   uint64_t Bytes = 0;
   if (auto Err = Cuda.getDevice(M.Device).getDeviceMemorySize(Bytes))
     llvm::consumeError(std::move(Err));
@@ -227,7 +228,7 @@ void printSettings(FILE *Out, const Settings &Config) {
 
 } // namespace
 
-void BackEnds::describe(FILE *Out, const StarPUPool &Workers) const {
+void PluginBackend::describe(FILE *Out, const StarPUPool &Workers) const {
   CudaDriver Driver;
   fprintf(Out,
           "versions: hetero %s, LLVM offload runtime 19.1.7, StarPU %s, "

@@ -1,7 +1,7 @@
 //===- PoolStart.h - The pool starts while the program does ----*- C++ -*-===//
 //
 // Starting the pool (StarPU and its workers, the GPUs' contexts; the CUDA
-// driver's own start comes first, BackEnds::prepare) takes over 100 ms, as
+// driver's own start comes first, PluginBackend::prepare) takes over 100 ms, as
 // the stock cuda plugin's start does before main(). hetero runs it on a
 // thread of its own from the moment libomptarget loads the plugin, so that
 // it overlaps whatever the program does before it first uses the device

@@ -325,6 +325,12 @@ public:
   /// posted starts). It must not call the layer. Null: none.
   using LaneFence = std::function<void(NodeId N)>;
   void setLaneFence(LaneFence F);
+  /// Told of a failure the layer recovered from (a host write whose copy
+  /// to its home node failed stays on the host): the layer prints nothing,
+  /// its owner (the engine) says it. Called under the layer's lock; it must
+  /// not call the layer. Null: not said.
+  using Reporter = std::function<void(const std::string &What)>;
+  void setReporter(Reporter F);
   /// Makes node W's lane wait, on the device, for the work issued to node
   /// S's lane so far (Backend::orderAfter). Called under the layer's lock;
   /// it must not call the layer. Null: none.
@@ -383,7 +389,24 @@ private:
   RangeSet elsewhereLocked(NodeId N, const Buffer &B, const Range &R) const;
   RangeSet validOnlyOnLocked(NodeId N, const Buffer &B, uint64_t Lo = 0,
                              uint64_t Hi = UINT64_MAX) const;
+  /// Copies [Lo, Hi) of B from Src to Dst: in Dst's lane where the batch
+  /// allows (queued there, done when the lane is), else once what may still
+  /// run on either end has finished; through the host's copy where the two
+  /// have no direct path.
   Status copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo, uint64_t Hi);
+  /// copyRange()'s waits before the copy: lanes reading the bytes at Dst,
+  /// kernels left running on either end (unless InLane orders them on the
+  /// device), copies still landing in Src. SrcSettled: Src was settled.
+  Status settleForCopy(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
+                       uint64_t Hi, bool InLane, bool &SrcSettled);
+  /// Puts the copy in Dst's lane; false where Dst has no lane for it.
+  bool queueInLane(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo, uint64_t Hi,
+                   double TraceBegin);
+  /// The copy itself, over a direct path (to or from the host, or between
+  /// nodes that reach each other): queued into Dst inside a copy batch
+  /// (Queued), else done on return.
+  Status moveBytes(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo, uint64_t Hi,
+                   bool &Queued);
   /// write() to the home node: Written says whether it went there (else
   /// nothing changed, and the host takes the bytes: no home device, no
   /// room there, a copy that failed, which is a warning). An error when
@@ -435,6 +458,7 @@ private:
   Settler Settle;
   LaneNotice Notice;
   LaneFence Fence;
+  Reporter Report;
   Orderer Order;
   /// Whether node W's lane now waits for node S's on the device (the
   /// orderer, asked once per pair in a batch).

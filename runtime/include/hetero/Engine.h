@@ -174,7 +174,7 @@ private:
   /// (launchInRounds: the last one ended there).
   bool RoundsDown = false;
   friend class LaunchRun;
-  /// The grids of a split's GPU members (Shapes), and what they measured
+  /// The grids of a split's GPU members (ChunkGrids), and what they measured
   /// (Timed: false for a launch that ran ahead, which only counts);
   /// recordGrids says whether one was under trial.
   void pickGrids(const std::string &Key, const std::vector<Share> &S,
@@ -248,16 +248,16 @@ private:
   /// Members[M].name(), made once: launches name members in their records.
   std::vector<std::string> MemberNames;
   Backend &Back;
-  TaskRunner Run;
-  Policy Decide;
-  ShareModel Measured;
+  TaskRunner RunTasks;
+  Policy StaticShares;
+  ShareModel MeasuredShares;
   /// Per kernel, the shares members' memory holds (RoomCaps.h).
   RoomCaps Room;
-  TeamsTrial Grids;
+  TeamsTrial TeamsTrials;
   /// The current launch's grid per member (LaunchRun::chunkRun): a split's,
   /// a one-member chunk's the share model chose, or a whole launch's where
   /// that member had no room.
-  std::vector<TeamsTrial::Pick> Shapes;
+  std::vector<TeamsTrial::Pick> ChunkGrids;
   IndirectFunctions Indirect;
   /// Recent splits' sections, answered again where nothing they came from
   /// changed (LaunchRun::plan).

@@ -15,7 +15,7 @@
 //     the layer: buffers mapped and freed meanwhile elsewhere (a reduction
 //     variable each launch) do not matter, one of its own that changed does.
 //   - The descriptor is compared by address: the plugin keeps every
-//     kernel's descriptor until the pool ends (BackEnds::Kernels), so one
+//     kernel's descriptor until the pool ends (PluginBackend::Kernels), so one
 //     address names one descriptor for the cache's life.
 //   - Sections whose bounds came from memory (a CSR row's extent, the
 //     inspector's least and greatest column, a pointer kept in a buffer)

@@ -524,11 +524,51 @@ Status DataLayer::notePointerValue(Buffer &B, NodeId Src) {
 
 Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
                             uint64_t Hi) {
-  uint64_t Len = Hi - Lo;
   B.UsedAt[Src] = Epoch; // a source of this launch's copies stays
-  char *SrcP = static_cast<char *>(B.NodePtr[Src]) + Lo;
-  char *DstP = static_cast<char *>(B.NodePtr[Dst]) + Lo;
   bool InLane = Src != HostNode && Dst != HostNode && mayQueueInLane(B, Lo, Hi);
+  bool SrcSettled = false;
+  if (Status S = settleForCopy(B, Src, Dst, Lo, Hi, InLane, SrcSettled); !S)
+    return S;
+  double TraceBegin = trace::on() ? trace::now() : 0;
+  if (InLane && Fence)
+    Fence(Dst);
+  if (InLane && queueInLane(B, Src, Dst, Lo, Hi, TraceBegin))
+    return Status();
+  if (InLane) { // no lane after all: the copy waits as any other
+    if (Status S = settleLaneReadersLocked(Dst, B.Base, Lo, Hi); !S)
+      return S;
+    if (!SrcSettled)
+      if (Status S = settleLocked(Src, "no lane for a copy"); !S)
+        return S;
+    if (Status S = settleLocked(Dst, "no lane for a copy"); !S)
+      return S;
+  }
+  if (Src != HostNode && Dst != HostNode &&
+      !Nodes[Dst]->reachesPeer(*Nodes[Src])) {
+    // No direct path: stage through the host copy, which becomes valid too.
+    if (Status S = copyRange(B, Src, HostNode, Lo, Hi); !S)
+      return S;
+    B.Valid[HostNode].insert(Lo, Hi);
+    return copyRange(B, HostNode, Dst, Lo, Hi);
+  }
+  bool Queued = false;
+  if (Status S = moveBytes(B, Src, Dst, Lo, Hi, Queued); !S)
+    return S;
+  if (trace::on())
+    traceCopy(*Nodes[Src], Src, *Nodes[Dst], Dst, Hi - Lo, TraceBegin, Queued);
+  if (B.Size == sizeof(void *) && Lo == 0 && Hi == B.Size)
+    if (Status S = notePointerValue(B, Src); !S)
+      return S;
+  // Pointer slots are written over a queued copy's bytes: once it landed.
+  if (Queued && B.PointerSlots.lower_bound(Lo >= 7 ? Lo - 7 : 0) !=
+                    B.PointerSlots.lower_bound(Hi))
+    if (Status S = waitQueuedLocked(Dst); !S)
+      return S;
+  return fixPointerSlots(B, Dst, Lo, Hi);
+}
+
+Status DataLayer::settleForCopy(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
+                                uint64_t Hi, bool InLane, bool &SrcSettled) {
   // Lanes whose copies still read these bytes of Dst read them first.
   if (Status S = settleLaneReadersLocked(Dst, B.Base, Lo, Hi, InLane); !S)
     return S;
@@ -547,7 +587,6 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
         return S;
     LaneBatchSettled = true;
   }
-  bool SrcSettled = false;
   if (!InLane || IntoSrc) {
     if (Status S = settleLocked(
             Src, IntoSrc ? "copy out of bytes queued into its source"
@@ -563,37 +602,39 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
   if (!B.Queued[Src].intersect(Lo, Hi).empty())
     if (Status S = waitQueuedLocked(Src); !S)
       return S;
-  double TraceBegin = trace::on() ? trace::now() : 0;
+  return Status();
+}
+
+bool DataLayer::queueInLane(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
+                            uint64_t Hi, double TraceBegin) {
+  uint64_t Len = Hi - Lo;
+  if (!Nodes[Dst]->queueCopyInLane(
+          static_cast<char *>(B.NodePtr[Dst]) + Lo, *Nodes[Src],
+          static_cast<char *>(B.NodePtr[Src]) + Lo, Len))
+    return false;
+  Reads.add(Src, Dst, B.Base, Lo, Hi);
+  LaneBatchInto[{Dst, B.Base}].insert(Lo, Hi);
+  if (Notice)
+    Notice(Dst);
+  Stats.BytesD2D += Len;
+  if (trace::on())
+    traceCopy(*Nodes[Src], Src, *Nodes[Dst], Dst, Len, TraceBegin, true);
+  return true;
+}
+
+Status DataLayer::moveBytes(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
+                            uint64_t Hi, bool &Queued) {
+  uint64_t Len = Hi - Lo;
+  char *SrcP = static_cast<char *>(B.NodePtr[Src]) + Lo;
+  char *DstP = static_cast<char *>(B.NodePtr[Dst]) + Lo;
   Status Copied;
-  bool Queued = false;
-  if (InLane && Fence)
-    Fence(Dst);
-  if (InLane && Nodes[Dst]->queueCopyInLane(DstP, *Nodes[Src], SrcP, Len)) {
-    Reads.add(Src, Dst, B.Base, Lo, Hi);
-    LaneBatchInto[{Dst, B.Base}].insert(Lo, Hi);
-    if (Notice)
-      Notice(Dst);
-    Stats.BytesD2D += Len;
-    if (trace::on())
-      traceCopy(*Nodes[Src], Src, *Nodes[Dst], Dst, Len, TraceBegin, true);
-    return Status();
-  }
-  if (InLane) { // no lane after all: the copy waits as any other
-    if (Status S = settleLaneReadersLocked(Dst, B.Base, Lo, Hi); !S)
-      return S;
-    if (!SrcSettled)
-      if (Status S = settleLocked(Src, "no lane for a copy"); !S)
-        return S;
-    if (Status S = settleLocked(Dst, "no lane for a copy"); !S)
-      return S;
-  }
   if (Src == HostNode) {
     Copied = Nodes[Dst]->copyFromHost(DstP, SrcP, Len);
     Stats.BytesH2D += Len;
   } else if (Dst == HostNode) {
     Copied = Nodes[Src]->copyToHost(DstP, SrcP, Len);
     Stats.BytesD2H += Len;
-  } else if (Nodes[Dst]->reachesPeer(*Nodes[Src]) && !outsideBatch()) {
+  } else if (!outsideBatch()) {
     Copied = Nodes[Dst]->queueCopyFromPeer(DstP, *Nodes[Src], SrcP, Len);
     Queued = Copied.ok();
     if (Queued && B.Queued[Dst].empty())
@@ -601,32 +642,16 @@ Status DataLayer::copyRange(Buffer &B, NodeId Src, NodeId Dst, uint64_t Lo,
     if (Queued)
       B.Queued[Dst].insert(Lo, Hi);
     Stats.BytesD2D += Len;
-  } else if (Nodes[Dst]->reachesPeer(*Nodes[Src])) {
+  } else {
     Copied = Nodes[Dst]->copyFromPeer(DstP, *Nodes[Src], SrcP, Len);
     Stats.BytesD2D += Len;
-  } else {
-    // No direct path: stage through the host copy, which becomes valid too.
-    if (Status S = copyRange(B, Src, HostNode, Lo, Hi); !S)
-      return S;
-    B.Valid[HostNode].insert(Lo, Hi);
-    return copyRange(B, HostNode, Dst, Lo, Hi);
   }
   if (!Copied)
     return Status::error(StatusCode::CopyFailed,
                          "a copy of " + std::to_string(Len) + " bytes from " +
                              Nodes[Src]->name() + " to " + Nodes[Dst]->name() +
                              " failed: " + Copied.message());
-  if (trace::on())
-    traceCopy(*Nodes[Src], Src, *Nodes[Dst], Dst, Len, TraceBegin, Queued);
-  if (B.Size == sizeof(void *) && Lo == 0 && Hi == B.Size)
-    if (Status S = notePointerValue(B, Src); !S)
-      return S;
-  // Pointer slots are written over a queued copy's bytes: once it landed.
-  if (Queued && B.PointerSlots.lower_bound(Lo >= 7 ? Lo - 7 : 0) !=
-                    B.PointerSlots.lower_bound(Hi))
-    if (Status S = waitQueuedLocked(Dst); !S)
-      return S;
-  return fixPointerSlots(B, Dst, Lo, Hi);
+  return Status();
 }
 
 Status DataLayer::holdLocked(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi) {

@@ -1,5 +1,4 @@
-//===- DataLayerInspector.cpp - Index values for the inspector
-//--------------===//
+//===- DataLayerInspector.cpp - Index values for the inspector ------------===//
 #include "DataLayerBuffer.h"
 #include "hetero/DescriptorEval.h"
 #include "hetero/Log.h"

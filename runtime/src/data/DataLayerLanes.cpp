@@ -113,6 +113,11 @@ void DataLayer::setLaneFence(LaneFence F) {
   Fence = std::move(F);
 }
 
+void DataLayer::setReporter(Reporter F) {
+  Lock L(Mutex);
+  Report = std::move(F);
+}
+
 bool DataLayer::outsideBatch() const {
   return !Batching || std::this_thread::get_id() != BatchOwner;
 }

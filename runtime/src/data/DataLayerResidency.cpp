@@ -1,7 +1,6 @@
 //===- DataLayerResidency.cpp - Where a buffer's bytes live
 //-----------------===//
 #include "DataLayerBuffer.h"
-#include "hetero/Log.h"
 #include "hetero/Trace.h"
 
 #include <algorithm>
@@ -46,9 +45,10 @@ Status DataLayer::prepareWrite(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi,
 void DataLayer::noteWriteAt(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi,
                             const Status &Copied, double TraceBegin) {
   if (!Copied) {
-    warning("a copy of %llu bytes to %s failed (%s); the host keeps them",
-            static_cast<unsigned long long>(Hi - Lo), Nodes[N]->name().c_str(),
-            Copied.message().c_str());
+    if (Report)
+      Report("a copy of " + std::to_string(Hi - Lo) + " bytes to " +
+             Nodes[N]->name() + " failed (" + Copied.message() +
+             "); the host keeps them");
     return;
   }
   if (trace::on())

@@ -1,5 +1,5 @@
 //===- DescriptorEval.cpp - A descriptor's values for one launch ----------===//
-#include "DescriptorEvaluator.h"
+#include "IntervalEvaluator.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,7 +1,7 @@
 //===- WindowSections.cpp - What a window of iterations touches -----------===//
 #include "hetero/WindowSections.h"
 
-#include "DescriptorEvaluator.h"
+#include "IntervalEvaluator.h"
 #include "hetero/RangeSet.h"
 
 #include <algorithm>

@@ -133,6 +133,110 @@ std::string sectionText(uint64_t Lo, uint64_t Hi, const BufferInfo &B) {
          "-byte buffer";
 }
 
+/// What resolveSections() keeps across the accesses of its chunks.
+struct SectionScope {
+  const KernelDescriptor &D;
+  const std::vector<uintptr_t> &ArgBegins;
+  DataLayer &Layer;
+  std::vector<SectionLookup> *Lookups;
+  std::string *OutsideBuffer;
+  std::map<BufferId, size_t> Writer; // the first access writing there
+};
+
+/// The buffer access Acc's section S names (where X.Lookups, the lookup
+/// noted); none for memory outside every mapped buffer.
+std::optional<BufferInfo> bufferOf(SectionScope &X, size_t Acc,
+                                   const WindowSection &S) {
+  const DescExpr &BaseExpr = X.D.expr(X.D.accesses()[Acc].Base);
+  SectionLookup Look;
+  Look.ForPointer =
+      BaseExpr.Kind != ExprKind::Arg || BaseExpr.Index >= X.ArgBegins.size();
+  Look.Addr = Look.ForPointer ? S.Base : X.ArgBegins[BaseExpr.Index];
+  Look.Found = Look.ForPointer ? X.Layer.findForPointer(Look.Addr)
+                               : X.Layer.find(Look.Addr);
+  std::optional<BufferInfo> B = Look.Found;
+  if (X.Lookups && std::none_of(X.Lookups->begin(), X.Lookups->end(),
+                                [&](const SectionLookup &L) {
+                                  return L.Addr == Look.Addr &&
+                                         L.ForPointer == Look.ForPointer;
+                                }))
+    X.Lookups->push_back(std::move(Look));
+  return B;
+}
+
+/// Adds access Acc's section S to chunk C. False, with Reason, where it
+/// writes memory outside every mapped buffer, or touches bytes outside its
+/// buffer.
+bool addAccess(SectionScope &X, size_t Acc, const WindowSection &S,
+               ChunkSections &C, std::string &Reason) {
+  if (S.Kind == AccessKind::ReadAny) {
+    C.ReadAny = true;
+    return true;
+  }
+  std::optional<BufferInfo> B = bufferOf(X, Acc, S);
+  bool Write = S.Kind == AccessKind::Write;
+  if (!B) {
+    if (Write) {
+      Reason = accessText(X.D.accesses()[Acc], Acc) +
+               " writes memory outside every mapped buffer";
+      return false;
+    }
+    C.ReadAny = true; // not a buffer we know: read everything
+    return true;
+  }
+  BufferAccess &A = accessFor(C, *B);
+  if (S.Kind == AccessKind::ReadAll) {
+    A.Read.insert(0, B->Size);
+    return true;
+  }
+  if (Write)
+    X.Writer.emplace(B->Id, Acc);
+  for (const auto &[Lo, Hi] : S.Ranges) {
+    // A section is a sound over-approximation of what the iterations
+    // touch; one that leaves its buffer means the analysis or the program
+    // is wrong about it, and the unsplit kernel is the safe run.
+    if (Lo < B->base() || Hi > B->base() + B->Size) {
+      Reason = accessText(X.D.accesses()[Acc], Acc) +
+               (Write ? " writes" : " reads") + " bytes " +
+               sectionText(Lo, Hi, *B) + ": outside what is mapped";
+      if (X.OutsideBuffer)
+        *X.OutsideBuffer = Reason;
+      return false;
+    }
+    (Write ? A.Write : A.Read).insert(Lo - B->base(), Hi - B->base());
+    if (Write && S.Exact)
+      A.Covered.insert(Lo - B->base(), Hi - B->base());
+  }
+  return true;
+}
+
+/// Sets the spans of C's buffers and adds its writes to Written (the
+/// earlier chunks'); false, with Reason, where C writes bytes one of them
+/// wrote.
+bool addWrites(const SectionScope &X, ChunkSections &C,
+               std::map<BufferId, RangeSet> &Written, std::string &Reason) {
+  for (BufferAccess &A : C.Buffers) {
+    A.Span = A.Read;
+    for (const Range &W : A.Write.ranges())
+      A.Span.insert(W.Lo, W.Hi);
+    RangeSet &Before = Written[A.B.Id];
+    for (const Range &R : A.Write.ranges()) {
+      if (!Before.intersect(R.Lo, R.Hi).empty()) {
+        auto W = X.Writer.find(A.B.Id);
+        Reason = "the chunks' writes of " +
+                 (W == X.Writer.end()
+                      ? std::string("a buffer")
+                      : accessText(X.D.accesses()[W->second], W->second)) +
+                 " overlap";
+        return false;
+      }
+    }
+    for (const Range &R : A.Write.ranges())
+      Before.insert(R.Lo, R.Hi);
+  }
+  return true;
+}
+
 } // namespace
 
 bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
@@ -145,8 +249,8 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
   Out.assign(Chunks.size(), {});
   if (Lookups)
     Lookups->clear();
+  SectionScope X{D, ArgBegins, Layer, Lookups, OutsideBuffer, {}};
   std::map<BufferId, RangeSet> Written; // by earlier chunks
-  std::map<BufferId, size_t> Writer;    // the first access writing there
   for (size_t I = 0; I < Chunks.size(); ++I) {
     std::vector<WindowSection> Sections;
     std::string Err;
@@ -155,80 +259,11 @@ bool resolveSections(const KernelDescriptor &D, const DescEnv &Env,
       Reason = "sections not computable: " + Err;
       return false;
     }
-    ChunkSections &C = Out[I];
-    for (size_t Acc = 0; Acc < Sections.size(); ++Acc) {
-      const WindowSection &S = Sections[Acc];
-      if (S.Kind == AccessKind::ReadAny) {
-        C.ReadAny = true;
-        continue;
-      }
-      const DescExpr &BaseExpr = D.expr(D.accesses()[Acc].Base);
-      SectionLookup Look;
-      Look.ForPointer =
-          BaseExpr.Kind != ExprKind::Arg || BaseExpr.Index >= ArgBegins.size();
-      Look.Addr = Look.ForPointer ? S.Base : ArgBegins[BaseExpr.Index];
-      Look.Found = Look.ForPointer ? Layer.findForPointer(Look.Addr)
-                                   : Layer.find(Look.Addr);
-      std::optional<BufferInfo> B = Look.Found;
-      if (Lookups && std::none_of(Lookups->begin(), Lookups->end(),
-                                  [&](const SectionLookup &L) {
-                                    return L.Addr == Look.Addr &&
-                                           L.ForPointer == Look.ForPointer;
-                                  }))
-        Lookups->push_back(std::move(Look));
-      bool Write = S.Kind == AccessKind::Write;
-      if (!B) {
-        if (Write) {
-          Reason = accessText(D.accesses()[Acc], Acc) +
-                   " writes memory outside every mapped buffer";
-          return false;
-        }
-        C.ReadAny = true; // not a buffer we know: read everything
-        continue;
-      }
-      BufferAccess &A = accessFor(C, *B);
-      if (S.Kind == AccessKind::ReadAll) {
-        A.Read.insert(0, B->Size);
-        continue;
-      }
-      if (Write)
-        Writer.emplace(B->Id, Acc);
-      for (const auto &[Lo, Hi] : S.Ranges) {
-        // A section is a sound over-approximation of what the iterations
-        // touch; one that leaves its buffer means the analysis or the
-        // program is wrong about it, and the unsplit kernel is the safe run.
-        if (Lo < B->base() || Hi > B->base() + B->Size) {
-          Reason = accessText(D.accesses()[Acc], Acc) +
-                   (Write ? " writes" : " reads") + " bytes " +
-                   sectionText(Lo, Hi, *B) + ": outside what is mapped";
-          if (OutsideBuffer)
-            *OutsideBuffer = Reason;
-          return false;
-        }
-        (Write ? A.Write : A.Read).insert(Lo - B->base(), Hi - B->base());
-        if (Write && S.Exact)
-          A.Covered.insert(Lo - B->base(), Hi - B->base());
-      }
-    }
-    for (BufferAccess &A : C.Buffers) {
-      A.Span = A.Read;
-      for (const Range &W : A.Write.ranges())
-        A.Span.insert(W.Lo, W.Hi);
-      RangeSet &Before = Written[A.B.Id];
-      for (const Range &R : A.Write.ranges()) {
-        if (!Before.intersect(R.Lo, R.Hi).empty()) {
-          auto W = Writer.find(A.B.Id);
-          Reason = "the chunks' writes of " +
-                   (W == Writer.end()
-                        ? std::string("a buffer")
-                        : accessText(D.accesses()[W->second], W->second)) +
-                   " overlap";
-          return false;
-        }
-      }
-      for (const Range &R : A.Write.ranges())
-        Before.insert(R.Lo, R.Hi);
-    }
+    for (size_t Acc = 0; Acc < Sections.size(); ++Acc)
+      if (!addAccess(X, Acc, Sections[Acc], Out[I], Reason))
+        return false;
+    if (!addWrites(X, Out[I], Written, Reason))
+      return false;
   }
   uncoverReads(Out);
   return true;

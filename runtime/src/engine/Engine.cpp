@@ -72,17 +72,18 @@ static DataLayer::ScanMode scanModeOf(Settings::Inspect I) {
 Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
                TaskRunner Run)
     : Config(S), Layer(Layer), Members(std::move(Members)),
-      MemberNames(memberNames(this->Members)), Back(B), Run(std::move(Run)),
-      Decide(S),
-      Measured(measuredShares(S), static_cast<double>(S.ProbeAfterMs) / 1e3),
-      Grids(S.MeasuredTeams && measuredShares(S) && !S.UserTeams,
-            static_cast<double>(S.ProbeAfterMs) / 1e3),
+      MemberNames(memberNames(this->Members)), Back(B),
+      RunTasks(std::move(Run)), StaticShares(S),
+      MeasuredShares(measuredShares(S),
+                     static_cast<double>(S.ProbeAfterMs) / 1e3),
+      TeamsTrials(S.MeasuredTeams && measuredShares(S) && !S.UserTeams,
+                  static_cast<double>(S.ProbeAfterMs) / 1e3),
       Starters(StartThreads::DefaultSpinMicros, this->Members.size()),
       Queues(this->Members.size()) {
   updateHome();
   Layer.setScanMode(scanModeOf(S.Inspector));
-  Measured.setScope(sharesScope(S));
-  if (size_t Kept = Measured.load(Config.SharesFile, this->Members))
+  MeasuredShares.setScope(sharesScope(S));
+  if (size_t Kept = MeasuredShares.load(Config.SharesFile, this->Members))
     info(1,
          "shares of %zu kernels come from an earlier run of this program on "
          "this pool with these settings (%s; delete it to measure again)",
@@ -95,6 +96,8 @@ Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
       if (this->Members[M].Node == Node)
         Queues.noteQueued(M);
   });
+  Layer.setReporter(
+      [](const std::string &What) { warning("%s", What.c_str()); });
   Layer.setLaneFence([this](NodeId Node) {
     for (size_t M = 0; M < this->Members.size(); ++M)
       if (this->Members[M].Node == Node)
@@ -118,6 +121,7 @@ Engine::~Engine() {
   Layer.setOrderer(nullptr);
   Layer.setLaneNotice(nullptr);
   Layer.setLaneFence(nullptr);
+  Layer.setReporter(nullptr);
 }
 
 Status Engine::settleMember(size_t M, const char *Why) {
@@ -219,7 +223,7 @@ bool Engine::mayRunAhead(const std::string &Key, const KernelTraits &K,
 
 void Engine::saveShares() {
   std::lock_guard<std::mutex> Lock(LaunchMutex);
-  if (!Measured.save(Config.SharesFile, Members))
+  if (!MeasuredShares.save(Config.SharesFile, Members))
     info(1, "the measured shares could not be written to %s",
          Config.SharesFile.c_str());
 }
@@ -227,8 +231,8 @@ void Engine::saveShares() {
 void Engine::updateHome() {
   if (Config.HostCopy)
     return; // map-time writes stay on the host
-  WholeChoice C =
-      Decide.wholeOrder(Members, [&](size_t M) { return !Members[M].Failed; });
+  WholeChoice C = StaticShares.wholeOrder(
+      Members, [&](size_t M) { return !Members[M].Failed; });
   Layer.setHomeNode(C.Order.empty() ? HostNode : Members[C.Order[0]].Node);
   // The accelerators split launches use (HETERO_MEMBERS' listed ones; none
   // when HETERO_MEMBER pins launches), in the order chunks are cut.
@@ -395,14 +399,14 @@ Engine::planLaunch(const LaunchRequest &R,
   LaunchPlan P;
   P.Alone = Members.size();
   TraceSpan Sharing("host", "plan", "shares");
-  P.Shares = Decide.splitShares(Members, K, MayRun, P.Reason);
+  P.Shares = StaticShares.splitShares(Members, K, MayRun, P.Reason);
   P.Start = std::chrono::steady_clock::now();
   if (P.Shares.empty())
     return P;
   P.Key = ShareModel::key(K.Name, R.TripCount);
   P.Offered = P.Shares;
-  P.Shares =
-      Measured.shares(P.Key, Members, P.Shares, P.SharesNote, R.TripCount);
+  P.Shares = MeasuredShares.shares(P.Key, Members, P.Shares, P.SharesNote,
+                                   R.TripCount);
   // Members whose memory holds less than their share keep what it holds
   // (RoomCaps.h).
   P.Takers = roomTakers(P.Offered);
@@ -439,7 +443,7 @@ LaunchOutcome Engine::launchSplit(const LaunchRequest &R, LaunchPlan &P,
                                   KernelStats::Launch &Rec) {
   // A timed launch starts where nothing runs ahead: its chunks' times would
   // hold what their members had queued before them (ShareModel::untimed).
-  const bool Untimed = Measured.untimed(P.Key);
+  const bool Untimed = MeasuredShares.untimed(P.Key);
   if (!Untimed)
     if (Status S = settleAll(); !S)
       error("%s", S.message().c_str());
@@ -500,13 +504,13 @@ LaunchOutcome Engine::launchWhole(const LaunchRequest &R, const LaunchPlan &P,
   if (P.Alone < Members.size())
     Rec.Shares = P.SharesNote;
   info(2, "launch %s not split: %s", K.shown().c_str(), P.Reason.c_str());
-  if (Decide.offGpu(Members, K) && infoLevel() >= 1)
+  if (StaticShares.offGpu(Members, K) && infoLevel() >= 1)
     sayLaunch(K.Name, "cpu-only",
               "launch " + K.shown() + ": CPU members only (" +
                   K.Desc->hostOnly() + ")");
   issuePosted();
   LaunchRun Whole(*this, R, Rec);
-  WholeChoice Order = Decide.wholeOrder(Members, MayRun);
+  WholeChoice Order = StaticShares.wholeOrder(Members, MayRun);
   auto At = std::find(Order.Order.begin(), Order.Order.end(), P.Alone);
   if (At != Order.Order.end())
     std::rotate(Order.Order.begin(), At, At + 1);
@@ -547,11 +551,11 @@ void Engine::learnFromSplit(const KernelTraits &K, const LaunchPlan &P,
         Usage[M] = U;
   if (infoLevel() >= 2) // the line is built only when it is printed
     printLaunchTimes(K.shown(), Wall, Rec, P.SharesNote);
-  Measured.noteGather(P.Key, Rec.Gather);
+  MeasuredShares.noteGather(P.Key, Rec.Gather);
   if (Rec.RanAhead) {
     // Its chunks' times are not known: it only counts.
     (void)recordGrids(P.Key, Usage, Rec, /*Timed=*/false);
-    Measured.recordUntimed(P.Key);
+    MeasuredShares.recordUntimed(P.Key);
     return;
   }
   double Most = 0;
@@ -560,7 +564,7 @@ void Engine::learnFromSplit(const KernelTraits &K, const LaunchPlan &P,
   Busiest[P.Key] = Most;
   // A grid under trial would swing the GPU's measured speed.
   if (!recordGrids(P.Key, Usage, Rec, /*Timed=*/true))
-    Measured.record(P.Key, Usage, Wall);
+    MeasuredShares.record(P.Key, Usage, Wall);
 }
 
 bool Engine::launch(const LaunchRequest &R) {
@@ -574,7 +578,7 @@ bool Engine::launch(const LaunchRequest &R) {
   uint64_t H2D = T.BytesH2D, D2D = T.BytesD2D, D2H = T.BytesD2H;
   auto Covers = [&](size_t M) { return Indirect.covers(M, R.Args); };
   std::function<bool(size_t)> MayRun = [&](size_t M) {
-    return Decide.mayRun(Members, M, K, Covers);
+    return StaticShares.mayRun(Members, M, K, Covers);
   };
 
   KernelStats::Launch Rec;
@@ -596,15 +600,15 @@ bool Engine::launch(const LaunchRequest &R) {
                    std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - P.Start)
                        .count());
-  Shapes.assign(Members.size(), TeamsTrial::Pick());
+  ChunkGrids.assign(Members.size(), TeamsTrial::Pick());
   // A split whose shares were a trial's (KernelStats.h).
-  Rec.Trial = Rec.Split && Measured.trying(P.Key);
+  Rec.Trial = Rec.Split && MeasuredShares.trying(P.Key);
   if (P.Alone < Members.size() && Rec.Split && !P.Sole)
     Rec.Alone = MemberNames[P.Alone];
   Rec.H2D = T.BytesH2D - H2D;
   Rec.D2D = T.BytesD2D - D2D;
   Rec.D2H = T.BytesD2H - D2H;
-  Measured.noteMoved(P.Key, Rec.D2D);
+  MeasuredShares.noteMoved(P.Key, Rec.D2D);
   if (Config.Stats)
     Stats.record(K.Name, Rec, K.Display);
   Last = std::move(Rec);
@@ -624,7 +628,7 @@ void Engine::sayLaunch(const std::string &Kernel, const std::string &Shape,
 
 void Engine::pickGrids(const std::string &Key, const std::vector<Share> &S,
                        uint64_t TripCount) {
-  Shapes.assign(Members.size(), TeamsTrial::Pick());
+  ChunkGrids.assign(Members.size(), TeamsTrial::Pick());
   double Total = 0;
   for (const Share &Sh : S)
     Total += Sh.Weight;
@@ -634,8 +638,8 @@ void Engine::pickGrids(const std::string &Key, const std::vector<Share> &S,
       continue;
     auto Iterations = static_cast<uint64_t>(static_cast<double>(TripCount) *
                                             Sh.Weight / Total);
-    Shapes[Sh.Member] =
-        Grids.pick(Key, Sh.Member, Iterations, M.ResidentThreads);
+    ChunkGrids[Sh.Member] =
+        TeamsTrials.pick(Key, Sh.Member, Iterations, M.ResidentThreads);
   }
 }
 
@@ -643,18 +647,18 @@ bool Engine::recordGrids(const std::string &Key,
                          const std::vector<MemberUsage> &Usage,
                          KernelStats::Launch &Rec, bool Timed) {
   bool Trial = false;
-  for (size_t M = 0; M < Members.size() && M < Shapes.size(); ++M) {
+  for (size_t M = 0; M < Members.size() && M < ChunkGrids.size(); ++M) {
     if (Members[M].Kind != MemberKind::Gpu || !Usage[M].Iterations)
       continue;
     if (Timed)
-      Grids.record(Key, M, Shapes[M], Usage[M].Iterations,
-                   Usage[M].BusySeconds);
+      TeamsTrials.record(Key, M, ChunkGrids[M], Usage[M].Iterations,
+                         Usage[M].BusySeconds);
     else
-      Grids.recordUntimed(Key, M);
-    Trial |= Shapes[M].Trial;
+      TeamsTrials.recordUntimed(Key, M);
+    Trial |= ChunkGrids[M].Trial;
     if (!Config.Stats)
       continue; // the note is for the statistics only
-    std::string Note = Grids.note(Key, M);
+    std::string Note = TeamsTrials.note(Key, M);
     if (!Note.empty())
       Rec.Teams += (Rec.Teams.empty() ? "" : ",") + MemberNames[M] + "=" + Note;
   }

@@ -264,7 +264,7 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
     C.Lo = S.Lo;
     C.Hi = S.Hi;
     // A grid under trial is timed (TeamsTrial::untimed).
-    bool GridUntimed = InLanes && E.Grids.untimed(GridKey, C.Member);
+    bool GridUntimed = InLanes && E.TeamsTrials.untimed(GridKey, C.Member);
     RunAhead = RunAhead && GridUntimed;
     InLanes = GridUntimed;
     Chunks.push_back(std::move(C));
@@ -339,8 +339,8 @@ ChunkRun LaunchRun::chunkRun(const Chunk &C) {
   Run.Windowed = !C.Whole;
   Run.Lo = C.Lo;
   Run.Hi = C.Hi;
-  if (C.Member < E.Shapes.size())
-    Run.GridFraction = E.Shapes[C.Member].Fraction;
+  if (C.Member < E.ChunkGrids.size())
+    Run.GridFraction = E.ChunkGrids[C.Member].Fraction;
   Run.Args = C.NodeArgs;
   if (!C.Whole) {
     std::vector<uint64_t> &Out =
@@ -424,6 +424,17 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
     if (trace::on())
       traceChunk(Chunks[Which[I]], TraceBegins[I], Ok[I]);
   };
+  TraceSpan Waiting("host", Wait ? "wait" : "queue", "");
+  if (Waiting.active())
+    Waiting.setName((Wait ? "wait for " : "queue ") +
+                    std::to_string(Which.size()) + " chunks");
+  startInTurn(Which, Start, Finish);
+  return std::vector<bool>(Ok.begin(), Ok.end());
+}
+
+void LaunchRun::startInTurn(const std::vector<size_t> &Which,
+                            const std::function<void(size_t)> &Start,
+                            const std::function<void(size_t)> &Finish) {
   // Each member's chunks, in order.
   std::vector<std::vector<size_t>> ByMember;
   std::map<size_t, size_t> GroupOf;
@@ -433,10 +444,6 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
       ByMember.emplace_back();
     ByMember[It->second].push_back(I);
   }
-  TraceSpan Waiting("host", Wait ? "wait" : "queue", "");
-  if (Waiting.active())
-    Waiting.setName((Wait ? "wait for " : "queue ") +
-                    std::to_string(Which.size()) + " chunks");
   if (E.Config.ParallelStarts && ByMember.size() > 1) {
     // Each member's on its start thread, behind what was posted there
     // (postStarts); the first here, once its thread has drained.
@@ -470,7 +477,6 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
       if (!Waited[I])
         Finish(I);
   }
-  return std::vector<bool>(Ok.begin(), Ok.end());
 }
 
 bool LaunchRun::startsInLanes() const {
@@ -522,7 +528,7 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
   if (Wait.active())
     Wait.setName("wait for " + std::to_string(Tasks.size()) +
                  (Tasks.size() == 1 ? " chunk" : " chunks"));
-  std::vector<bool> Ok = E.Run(Tasks);
+  std::vector<bool> Ok = E.RunTasks(Tasks);
   account(Which, Seconds, Ok);
   return Ok;
 }
@@ -843,9 +849,22 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
                                     std::string &Reason,
                                     const std::vector<Share> &Spare) {
   OneChosen = Shares.size() == 1 && !Spare.empty();
+  {
+    TraceSpan Planning("host", "plan", "plan");
+    if (Outcome Planned = planAndPrepare(Shares, Reason);
+        Planned != Outcome::Done)
+      return Planned;
+  }
+  if (Chunks.empty()) {
+    Rec.Split = true; // nothing to run: the kernel has no effect
+    return Outcome::Done;
+  }
+  return runPrepared(Shares, Spare);
+}
+
+LaunchRun::Outcome LaunchRun::planAndPrepare(std::vector<Share> &Shares,
+                                             std::string &Reason) {
   std::string NoRoomFirst; // why the first member left, if one did
-  std::optional<TraceSpan> Planning;
-  Planning.emplace("host", "plan", "plan");
   // The chunks' copies between accelerators overlap (DataLayer.h).
   Layer.beginCopyBatch();
   auto CopiesLanded = [&] {
@@ -857,29 +876,21 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
   const uint64_t NeededBefore = Rec.Needed; // earlier rounds' (Engine.h)
   for (;;) {
     Rec.Needed = NeededBefore; // and the chunks prepared for this plan
-    std::optional<TraceSpan> Sectioning;
-    Sectioning.emplace("host", "plan", "sections");
-    if (!plan(Shares, Reason)) {
-      if (!CopiesLanded())
-        return Outcome::Failed;
-      if (!NoRoomFirst.empty())
-        Reason = NoRoomFirst + ", then " + Reason;
-      return Outcome::NotSplit;
+    {
+      TraceSpan Sectioning("host", "plan", "sections");
+      if (!plan(Shares, Reason)) {
+        if (!CopiesLanded())
+          return Outcome::Failed;
+        if (!NoRoomFirst.empty())
+          Reason = NoRoomFirst + ", then " + Reason;
+        return Outcome::NotSplit;
+      }
+      // A launch that runs ahead, or that may use lanes (allowLaneCopies())
+      // and whose chunks all start in them, queues its copies between GPUs
+      // in the destinations' lanes.
+      if (RunAhead || (InLanes && startsInLanes()))
+        queueCopiesInLanes();
     }
-    // A launch that runs ahead, or that may use lanes (allowLaneCopies())
-    // and whose chunks all start in them, queues its copies between GPUs in
-    // the destinations' lanes, but not for bytes one of its chunks may
-    // write.
-    if (RunAhead || (InLanes && startsInLanes())) {
-      std::map<BufferId, RangeSet> Writes;
-      for (const Chunk &C : Chunks)
-        if (C.Sections)
-          for (const BufferAccess &A : C.Sections->Buffers)
-            for (const Range &W : A.Write.ranges())
-              Writes[A.B.Id].insert(W.Lo, W.Hi);
-      Layer.queueCopiesInLanes(std::move(Writes));
-    }
-    Sectioning.reset();
     // Nothing has run yet: a member without room leaves this launch. A
     // kernel that ran ahead and failed (found by a copy) stops it.
     TraceSpan Preparing("host", "plan", "prepare");
@@ -894,8 +905,6 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
       error("kernel %s: %s", K.shown().c_str(), Prepared.message().c_str());
       return Outcome::Failed;
     }
-    // Any other failure to make its data valid there (a copy that failed)
-    // also leaves the member out of this launch, with what happened.
     size_t M = NoRoom->Member;
     // A member that can hold part of its share keeps that part (RoomCaps.h).
     if (Prepared.code() == StatusCode::NoRoom && !RoomKey.empty() &&
@@ -914,33 +923,50 @@ LaunchRun::Outcome LaunchRun::split(std::vector<Share> Shares,
       Layer.newEpoch();
       continue;
     }
-    if (Prepared.code() == StatusCode::NoRoom)
-      warning("kernel %s: %s has no room for its chunks' data; the other "
-              "members take its iterations",
-              K.shown().c_str(), name(M).c_str());
-    else
-      warning("kernel %s: %s could not take its chunks' data (%s); the other "
-              "members take its iterations",
-              K.shown().c_str(), name(M).c_str(), Prepared.message().c_str());
-    if (NoRoomFirst.empty())
-      NoRoomFirst = Prepared.code() == StatusCode::NoRoom
-                        ? "no room on " + name(M)
-                        : name(M) + " could not take its data (" +
-                              Prepared.message() + ")";
-    Shares.erase(std::remove_if(Shares.begin(), Shares.end(),
-                                [M](const Share &S) { return S.Member == M; }),
-                 Shares.end());
-    // One member left of several: its one chunk runs as a chunk there.
-    OneChosen = OneChosen || Shares.size() == 1;
-    Layer.newEpoch();
+    // Any other failure to make its data valid there (a copy that failed)
+    // also leaves the member out of this launch, with what happened.
+    leaveLaunch(M, Prepared, Shares, NoRoomFirst);
   }
-  if (!CopiesLanded())
-    return Outcome::Failed;
-  Planning.reset();
-  if (Chunks.empty()) {
-    Rec.Split = true; // nothing to run: the kernel has no effect
-    return Outcome::Done;
-  }
+  return CopiesLanded() ? Outcome::Done : Outcome::Failed;
+}
+
+void LaunchRun::queueCopiesInLanes() {
+  // Not for bytes one of its chunks may write.
+  std::map<BufferId, RangeSet> Writes;
+  for (const Chunk &C : Chunks)
+    if (C.Sections)
+      for (const BufferAccess &A : C.Sections->Buffers)
+        for (const Range &W : A.Write.ranges())
+          Writes[A.B.Id].insert(W.Lo, W.Hi);
+  Layer.queueCopiesInLanes(std::move(Writes));
+}
+
+void LaunchRun::leaveLaunch(size_t M, const Status &Prepared,
+                            std::vector<Share> &Shares,
+                            std::string &NoRoomFirst) {
+  if (Prepared.code() == StatusCode::NoRoom)
+    warning("kernel %s: %s has no room for its chunks' data; the other "
+            "members take its iterations",
+            K.shown().c_str(), name(M).c_str());
+  else
+    warning("kernel %s: %s could not take its chunks' data (%s); the other "
+            "members take its iterations",
+            K.shown().c_str(), name(M).c_str(), Prepared.message().c_str());
+  if (NoRoomFirst.empty())
+    NoRoomFirst =
+        Prepared.code() == StatusCode::NoRoom
+            ? "no room on " + name(M)
+            : name(M) + " could not take its data (" + Prepared.message() + ")";
+  Shares.erase(std::remove_if(Shares.begin(), Shares.end(),
+                              [M](const Share &S) { return S.Member == M; }),
+               Shares.end());
+  // One member left of several: its one chunk runs as a chunk there.
+  OneChosen = OneChosen || Shares.size() == 1;
+  Layer.newEpoch();
+}
+
+LaunchRun::Outcome LaunchRun::runPrepared(const std::vector<Share> &Shares,
+                                          const std::vector<Share> &Spare) {
   // A failed member's chunks go to the healthy members of the split, the
   // last first (the CPU pool when it takes part).
   auto Candidates = [&] {

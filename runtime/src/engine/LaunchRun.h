@@ -12,6 +12,7 @@
 #include "hetero/ChunkPlan.h"
 #include "hetero/Engine.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -166,6 +167,22 @@ private:
   /// per kernel, at the first such launch, and said as a split says it.
   void checkBoundsOnce(uint64_t Total);
   bool planChunks(const std::vector<Share> &Shares, std::string &Reason);
+  /// split()'s plan: the chunks of Shares cut and their data made valid on
+  /// their members, a member without room for its chunks' data capped
+  /// (RoomCaps.h) or leaving (Shares then changes). Done when every chunk
+  /// is ready to run; NotSplit, with Reason, when nothing can be cut.
+  Outcome planAndPrepare(std::vector<Share> &Shares, std::string &Reason);
+  /// The planned chunks' copies between GPUs go in the destinations' lanes
+  /// (DataLayer::queueCopiesInLanes), except for bytes a chunk may write.
+  void queueCopiesInLanes();
+  /// Member M could not take its chunks' data (Prepared says why): it
+  /// leaves Shares, with a warning; NoRoomFirst keeps the first reason.
+  void leaveLaunch(size_t M, const Status &Prepared, std::vector<Share> &Shares,
+                   std::string &NoRoomFirst);
+  /// split()'s run of the prepared chunks: a failed member's chunks go to
+  /// the others of Shares, then to Spare; then reductions are combined.
+  Outcome runPrepared(const std::vector<Share> &Shares,
+                      const std::vector<Share> &Spare);
   /// Makes chunk C's data valid on its member's node and translates its
   /// arguments there.
   Status prepare(Chunk &C);
@@ -179,6 +196,14 @@ private:
   /// in Seconds (0 for those left queued).
   std::vector<bool> startAndFinish(const std::vector<size_t> &Which,
                                    std::vector<double> &Seconds, bool Wait);
+  /// startAndFinish()'s order: Start(I) then Finish(I) for each chunk
+  /// Which[I], a member's chunks in order, its next started once its last
+  /// finished. With parallel starts each member's chunks run on its start
+  /// thread (the first member's on this one), behind what was posted there;
+  /// else all from this thread.
+  void startInTurn(const std::vector<size_t> &Which,
+                   const std::function<void(size_t)> &Start,
+                   const std::function<void(size_t)> &Finish);
   /// Which, left to run ahead: posted to the members' start threads, with
   /// Kept, the back end's copy of the launch.
   std::vector<bool> postStarts(const std::vector<size_t> &Which,

@@ -185,107 +185,134 @@ double Settings::weightOf(const std::string &Name, double Default) const {
   return 0;
 }
 
-Settings readSettings(const GetEnvFn &GetEnv,
-                      std::vector<std::string> &Errors) {
-  Settings S;
-  auto Value = [&](const char *Name) -> std::string_view {
+namespace {
+/// Reads settings from the environment, noting each malformed value
+/// ("NAME=value: what is accepted") in Errors; a malformed setting keeps
+/// its default.
+struct EnvReader {
+  const GetEnvFn &GetEnv;
+  std::vector<std::string> &Errors;
+
+  std::string_view value(const char *Name) const {
     const char *V = GetEnv(Name);
     return V ? std::string_view(V) : std::string_view();
-  };
-  auto Reject = [&](const char *Name, std::string_view V,
-                    const std::string &Accepted) {
+  }
+  void reject(const char *Name, std::string_view V,
+              const std::string &Accepted) {
     Errors.push_back(std::string(Name) + "=" + std::string(V) + ": " +
                      Accepted);
-  };
-  auto Integer = [&](const char *Name, uint64_t Min, uint64_t Max,
-                     auto &Field) {
-    std::string_view V = Value(Name);
+  }
+  template <typename T>
+  void integer(const char *Name, uint64_t Min, uint64_t Max, T &Field) {
+    std::string_view V = value(Name);
     uint64_t N;
     if (V.empty())
       return;
     if (!parseInteger(V, Min, Max, N))
-      return Reject(Name, V, rangeText(Min, Max));
-    Field = static_cast<std::remove_reference_t<decltype(Field)>>(N);
-  };
-  auto Flag = [&](const char *Name, bool &Field) {
-    std::string_view V = Value(Name);
+      return reject(Name, V, rangeText(Min, Max));
+    Field = static_cast<T>(N);
+  }
+  void flag(const char *Name, bool &Field) {
+    std::string_view V = value(Name);
     if (!V.empty() && !parseFlag(V, Field))
-      Reject(Name, V, "expected 0 or 1");
-  };
-  // One of two words; Field becomes whether it is First (FirstSets) or
-  // Second (!FirstSets).
-  auto Choice = [&](const char *Name, std::string_view First,
-                    std::string_view Second, bool &Field,
-                    bool FirstSets = true) {
-    std::string_view V = Value(Name);
+      reject(Name, V, "expected 0 or 1");
+  }
+  /// One of two words; Field becomes whether it is First (FirstSets) or
+  /// Second (!FirstSets).
+  void choice(const char *Name, std::string_view First, std::string_view Second,
+              bool &Field, bool FirstSets = true) {
+    std::string_view V = value(Name);
     if (V.empty())
       return;
     if (V == First || V == Second)
       Field = (V == First) == FirstSets;
     else
-      Reject(Name, V,
+      reject(Name, V,
              "expected " + std::string(First) + " or " + std::string(Second));
-  };
+  }
+};
 
-  Integer("HETERO_INFO", 0, 3, S.Info);
-  Flag("HETERO_STATS", S.Stats);
-  Flag("HETERO_BACKTRACE", S.Backtrace);
-  Flag("HETERO_DISABLE_CUDA", S.DisableCuda);
-  Integer("HETERO_SIMULATE", 0, Settings::MaxSimulate, S.Simulate);
-  Integer("HETERO_GPU_SPLIT", 1, Settings::MaxGpuSplit, S.GpuSplit);
-  if (std::string_view V = Value("HETERO_SIMULATE_MEMORY"); !V.empty())
+/// The pool's composition: simulated members, their memory, the members
+/// named.
+void readPool(EnvReader &R, Settings &S) {
+  R.integer("HETERO_SIMULATE", 0, Settings::MaxSimulate, S.Simulate);
+  R.integer("HETERO_GPU_SPLIT", 1, Settings::MaxGpuSplit, S.GpuSplit);
+  if (std::string_view V = R.value("HETERO_SIMULATE_MEMORY"); !V.empty())
     if (!parseByteCount(V, S.SimulateMemory))
-      Reject("HETERO_SIMULATE_MEMORY", V,
-             "expected a byte count of at least 1, optionally with K, M, G "
-             "or T (unset: unlimited)");
-  if (std::string_view V = Value("HETERO_MEMBER"); !V.empty()) {
+      R.reject("HETERO_SIMULATE_MEMORY", V,
+               "expected a byte count of at least 1, optionally with K, M, G "
+               "or T (unset: unlimited)");
+  if (std::string_view V = R.value("HETERO_MEMBER"); !V.empty()) {
     if (isMemberName(V))
       S.Member = std::string(V);
     else
-      Reject("HETERO_MEMBER", V,
-             "expected a member: cpu, cuda:<n>[.<p>] or sim:<n>");
+      R.reject("HETERO_MEMBER", V,
+               "expected a member: cpu, cuda:<n>[.<p>] or sim:<n>");
   }
-  if (std::string_view V = Value("HETERO_MEMBERS"); !V.empty()) {
+  if (std::string_view V = R.value("HETERO_MEMBERS"); !V.empty()) {
     std::string Err;
     if (parseMemberShares(V, S.Members, Err))
       S.MembersListed = true;
     else
-      Reject("HETERO_MEMBERS", V, Err);
+      R.reject("HETERO_MEMBERS", V, Err);
   }
-  Integer("HETERO_CHUNKS", 1, Settings::MaxChunks, S.Chunks);
-  Integer("HETERO_MIN_CHUNK", 1, Settings::MaxMinChunk, S.MinChunk);
-  Integer("HETERO_CPU_THREADS", 1, 1 << 20, S.CpuThreads);
-  Flag("HETERO_HOST_COPY", S.HostCopy);
-  Integer("HETERO_PROBE_AFTER", 0, Settings::MaxProbeAfterMs, S.ProbeAfterMs);
-  Choice("HETERO_SHARES", "measured", "fixed", S.FixedShares,
-         /*FirstSets=*/false);
-  if (std::string_view V = Value("HETERO_SHARES_FILE"); !V.empty()) {
+}
+
+/// Where measured shares are kept between runs: HETERO_SHARES_FILE, else
+/// the user's cache folder; "none" keeps them nowhere.
+void readSharesFile(EnvReader &R, Settings &S) {
+  if (std::string_view V = R.value("HETERO_SHARES_FILE"); !V.empty()) {
     if (V != "none")
       S.SharesFile = std::string(V);
-  } else if (const char *Cache = GetEnv("XDG_CACHE_HOME"); Cache && *Cache) {
+  } else if (const char *Cache = R.GetEnv("XDG_CACHE_HOME"); Cache && *Cache) {
     S.SharesFile = std::string(Cache) + "/hetero/shares.txt";
-  } else if (const char *Home = GetEnv("HOME"); Home && *Home) {
+  } else if (const char *Home = R.GetEnv("HOME"); Home && *Home) {
     S.SharesFile = std::string(Home) + "/.cache/hetero/shares.txt";
   }
-  if (std::string_view V = Value("HETERO_TRACE"); !V.empty())
+}
+
+void readInspect(EnvReader &R, Settings &S) {
+  std::string_view V = R.value("HETERO_INSPECT");
+  if (V.empty())
+    return;
+  if (V == "background")
+    S.Inspector = Settings::Inspect::Background;
+  else if (V == "sync")
+    S.Inspector = Settings::Inspect::Sync;
+  else if (V == "in-place")
+    S.Inspector = Settings::Inspect::InPlace;
+  else if (V == "off")
+    S.Inspector = Settings::Inspect::Off;
+  else
+    R.reject("HETERO_INSPECT", V, "expected in-place, background, sync or off");
+}
+} // namespace
+
+Settings readSettings(const GetEnvFn &GetEnv,
+                      std::vector<std::string> &Errors) {
+  Settings S;
+  EnvReader R{GetEnv, Errors};
+  R.integer("HETERO_INFO", 0, 3, S.Info);
+  R.flag("HETERO_STATS", S.Stats);
+  R.flag("HETERO_BACKTRACE", S.Backtrace);
+  R.flag("HETERO_DISABLE_CUDA", S.DisableCuda);
+  readPool(R, S);
+  R.integer("HETERO_CHUNKS", 1, Settings::MaxChunks, S.Chunks);
+  R.integer("HETERO_MIN_CHUNK", 1, Settings::MaxMinChunk, S.MinChunk);
+  R.integer("HETERO_CPU_THREADS", 1, 1 << 20, S.CpuThreads);
+  R.flag("HETERO_HOST_COPY", S.HostCopy);
+  R.integer("HETERO_PROBE_AFTER", 0, Settings::MaxProbeAfterMs, S.ProbeAfterMs);
+  R.choice("HETERO_SHARES", "measured", "fixed", S.FixedShares,
+           /*FirstSets=*/false);
+  readSharesFile(R, S);
+  if (std::string_view V = R.value("HETERO_TRACE"); !V.empty())
     S.TraceFile = std::string(V);
-  Choice("HETERO_NODE_SPLIT", "auto", "off", S.NodeSplit);
-  Choice("HETERO_TEAMS", "measured", "plugin", S.MeasuredTeams);
-  if (std::string_view V = Value("HETERO_INSPECT"); !V.empty()) {
-    if (V == "background")
-      S.Inspector = Settings::Inspect::Background;
-    else if (V == "sync")
-      S.Inspector = Settings::Inspect::Sync;
-    else if (V == "in-place")
-      S.Inspector = Settings::Inspect::InPlace;
-    else if (V == "off")
-      S.Inspector = Settings::Inspect::Off;
-    else
-      Reject("HETERO_INSPECT", V, "expected in-place, background, sync or off");
-  }
-  Choice("HETERO_STARTS", "parallel", "serial", S.ParallelStarts);
-  Integer("HETERO_RUN_AHEAD", 0, Settings::MaxRunAheadUs, S.RunAheadUs);
-  Choice("HETERO_CUTS", "owners", "shares", S.OwnerCuts);
+  R.choice("HETERO_NODE_SPLIT", "auto", "off", S.NodeSplit);
+  R.choice("HETERO_TEAMS", "measured", "plugin", S.MeasuredTeams);
+  readInspect(R, S);
+  R.choice("HETERO_STARTS", "parallel", "serial", S.ParallelStarts);
+  R.integer("HETERO_RUN_AHEAD", 0, Settings::MaxRunAheadUs, S.RunAheadUs);
+  R.choice("HETERO_CUTS", "owners", "shares", S.OwnerCuts);
   if (const char *Teams = GetEnv("OMP_NUM_TEAMS"); Teams && *Teams)
     S.UserTeams = true;
   S.StarPUCpusSet = GetEnv("STARPU_NCPU") || GetEnv("STARPU_NCPUS");

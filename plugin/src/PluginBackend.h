@@ -1,5 +1,4 @@
-//===- BackEnds.h - LLVM's cuda and host plugins as pool members -*- C++
-//-*-===//
+//===- PluginBackend.h - LLVM's plugins as pool members ---------*- C++ -*-===//
 //
 // hetero runs kernels through LLVM's own plugins: the cuda plugin (a device
 // per GPU) and the host plugin (device 0 for the CPU pool, devices 1..n for
@@ -8,12 +7,13 @@
 // members (with memory nodes in the data layer; HETERO_GPU_SPLIT makes each
 // GPU several members, its "slots"), loads every binary on every
 // member, finds kernels, loop windows, descriptors, globals and indirect
-// functions there (BackEndImages.cpp), and runs one chunk of a launch on one
-// member (the engine's Backend). CudaNodeOps is its adapter of a GPU's memory.
+// functions there (PluginBackendImages.cpp), and runs one chunk of a launch
+// on one member: the engine's Backend, over LLVM's plugins. CudaNodeOps is
+// its adapter of a GPU's memory.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HETERO_PLUGIN_BACKENDS_H
-#define HETERO_PLUGIN_BACKENDS_H
+#ifndef HETERO_PLUGIN_PLUGINBACKEND_H
+#define HETERO_PLUGIN_PLUGINBACKEND_H
 
 #include "GpuLane.h"
 #include "GpuLaunchEnvironments.h"
@@ -40,6 +40,8 @@
 #include <vector>
 
 namespace hetero {
+
+class CudaStaging;
 
 /// What get_function hands libomptarget: the kernel on every member.
 struct HeteroKernel {
@@ -75,12 +77,13 @@ struct BackEndLaunch {
   const KernelArgsTy *Args = nullptr;
 };
 
-class BackEnds final : public Backend {
+class PluginBackend final : public Backend {
 public:
   using GenericPluginTy = llvm::omp::target::plugin::GenericPluginTy;
 
-  BackEnds(const Settings &S, DataLayer &Layer) : Config(S), Layer(Layer) {}
-  ~BackEnds() override;
+  PluginBackend(const Settings &S, DataLayer &Layer)
+      : Config(S), Layer(Layer) {}
+  ~PluginBackend() override;
 
   /// The pool report of hetero-info (PoolReport.cpp): members, memories,
   /// peer access, bandwidths, versions, settings, what was left out.
@@ -144,6 +147,27 @@ private:
   void startCudaDevices();
   void addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
                   PhaseTimes &Times);
+  /// Starts StarPU's workers for the pool's members; false (said) when
+  /// StarPU did not start: kernels then run on the calling thread.
+  bool startWorkers(StarPUPool &Workers, int NumSim);
+  /// StarPU's CPU workers, handed out in order to the CPU-side members.
+  struct WorkerQueue {
+    std::vector<int> Ids;
+    size_t Next = 0;
+    /// The next worker, taken; -1 when none is left.
+    int next() { return Next < Ids.size() ? Ids[Next++] : -1; }
+    /// The next worker, not taken (the CPU pool's, the last member).
+    int peek() const { return Next < Ids.size() ? Ids[Next] : -1; }
+  };
+  /// GPU D's members (one, or a part each under HETERO_GPU_SPLIT): the
+  /// first runs on GpuWorker, StarPU's CUDA worker, the others on CPU
+  /// workers of their own.
+  void addGpuMembers(int D, int GpuWorker, bool HavePool,
+                     WorkerQueue &CpuWorkers,
+                     const std::shared_ptr<CudaStaging> &Staging);
+  /// The CPU pool's team size and blocktime beside the pool's GPUs, and
+  /// HETERO_INFO's pool line.
+  void setCpuTeams(const StarPUPool &Workers, size_t CpuWorkers);
   /// StarPU's measured bandwidth (GB/s) between the members' memories: the
   /// CPU pool's to and from each physical GPU, and GPU to GPU.
   struct BusLink {
@@ -167,6 +191,12 @@ private:
   /// launch); a GPU's window goes in its Lane.
   Status prepareChunk(const void *Launch, const ChunkRun &C, ChunkLaunch &Out,
                       __tgt_async_info *Lane);
+  /// Takes slots for chunk C's reduction partials on GPU member M (Taken),
+  /// points their arguments in CL at them, and queues their identities'
+  /// copies in Q.
+  Status stagePartials(const Member &M, const ChunkRun &C, ChunkLaunch &CL,
+                       std::vector<GpuPartialSlots::Slot> &Taken,
+                       __tgt_async_info *Q);
   /// Waits for what is queued on Lane (of GPU Device), under its lock.
   Status waitLane(GpuLane &Lane, int Device);
   /// Issues the copies waiting in Lane (of GPU Device), under its lock: in
@@ -216,4 +246,4 @@ private:
 
 } // namespace hetero
 
-#endif // HETERO_PLUGIN_BACKENDS_H
+#endif // HETERO_PLUGIN_PLUGINBACKEND_H

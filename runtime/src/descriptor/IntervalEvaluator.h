@@ -1,12 +1,11 @@
-//===- DescriptorEvaluator.h - Interval evaluation of expressions -*- C++
-//-*-===//
+//===- IntervalEvaluator.h - Expressions over intervals ---------*- C++ -*-===//
 //
 // Private to the descriptor's evaluation (DescriptorEval.cpp,
 // WindowSections.cpp): the interval evaluator both use.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HETERO_DESCRIPTOREVALUATOR_H
-#define HETERO_DESCRIPTOREVALUATOR_H
+#ifndef HETERO_INTERVALEVALUATOR_H
+#define HETERO_INTERVALEVALUATOR_H
 
 #include "hetero/DescriptorEval.h"
 
@@ -83,4 +82,4 @@ bool product(const std::vector<uint64_t> &N, size_t From, uint64_t &Out);
 
 } // namespace hetero::detail
 
-#endif // HETERO_DESCRIPTOREVALUATOR_H
+#endif // HETERO_INTERVALEVALUATOR_H

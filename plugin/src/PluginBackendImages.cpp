@@ -1,4 +1,4 @@
-//===- BackEndImages.cpp - A binary's images on every member --------------===//
+//===- PluginBackendImages.cpp - A binary's images on every member --------===//
 //
 // libomptarget offers a binary's images one at a time; hetero loads them all
 // on every member the first time one is asked for: the x86_64 image on the
@@ -8,7 +8,7 @@
 // (names and layout: hetero/CompilerAbi.h).
 //
 //===----------------------------------------------------------------------===//
-#include "BackEnds.h"
+#include "PluginBackend.h"
 
 #include "HostMappings.h"
 #include "ImageSymbols.h"
@@ -38,7 +38,7 @@ uint16_t elfMachine(const __tgt_device_image *Img) {
 }
 } // namespace
 
-bool BackEnds::addImage(__tgt_device_image *Image) {
+bool PluginBackend::addImage(__tgt_device_image *Image) {
   // The back ends only read the ELF header here; they need not be started.
   uint16_t Machine = elfMachine(Image);
   info(3, "image %p: ELF machine %u", Image->ImageStart, Machine);
@@ -57,14 +57,14 @@ bool BackEnds::addImage(__tgt_device_image *Image) {
   return true;
 }
 
-bool BackEnds::gpuRuns(__tgt_device_image *Image) const {
+bool PluginBackend::gpuRuns(__tgt_device_image *Image) const {
   for (int D = 0; Cuda && D < NumCudaDevices; ++D)
     if (CudaGiven[D] && Cuda->is_device_compatible(D, Image))
       return true;
   return false;
 }
 
-ImageGroup *BackEnds::loadBinary(__tgt_device_image *Image) {
+ImageGroup *PluginBackend::loadBinary(__tgt_device_image *Image) {
   ImageGroup *G = Images.groupOf(Image);
   info(3, "load_binary %p: %s", Image->ImageStart, G ? "known" : "unknown");
   if (G && !G->Loaded) {
@@ -84,7 +84,7 @@ ImageGroup *BackEnds::loadBinary(__tgt_device_image *Image) {
   return G;
 }
 
-void BackEnds::loadOnMembers(ImageGroup &G) {
+void PluginBackend::loadOnMembers(ImageGroup &G) {
   PhaseTimes Times;
   if (G.HostImage) {
     G.HostLoaded =
@@ -132,7 +132,7 @@ void BackEnds::loadOnMembers(ImageGroup &G) {
   Times.report("load");
 }
 
-HeteroKernel *BackEnds::kernel(ImageGroup &G, const char *Name) {
+HeteroKernel *PluginBackend::kernel(ImageGroup &G, const char *Name) {
   auto K = std::make_unique<HeteroKernel>();
   K->Traits.Name = Name;
   if (G.HostLoaded &&
@@ -168,12 +168,12 @@ HeteroKernel *BackEnds::kernel(ImageGroup &G, const char *Name) {
   return Kernels.back().get();
 }
 
-HeteroKernel *BackEnds::knownKernel(void *Entry) {
+HeteroKernel *PluginBackend::knownKernel(void *Entry) {
   std::lock_guard<std::mutex> Lock(KernelsMutex);
   return Known.count(Entry) ? static_cast<HeteroKernel *>(Entry) : nullptr;
 }
 
-void BackEnds::loadDescriptor(ImageGroup &G, HeteroKernel &K) {
+void PluginBackend::loadDescriptor(ImageGroup &G, HeteroKernel &K) {
   std::string Name = abi::descriptorSymbol(K.Traits.Name);
   void *Text = nullptr;
   if (!G.HostLoaded || !G.Symbols.defines(G.HostImage, Name) ||
@@ -196,7 +196,7 @@ void BackEnds::loadDescriptor(ImageGroup &G, HeteroKernel &K) {
   K.Traits.Desc = K.Desc.get();
 }
 
-void BackEnds::findWindows(ImageGroup &G, HeteroKernel &K) {
+void PluginBackend::findWindows(ImageGroup &G, HeteroKernel &K) {
   K.Windows.assign(Members.size(), {});
   K.Traits.Windowed.assign(Members.size(), false);
   if (!K.Desc || !K.Desc->splittable())
@@ -245,7 +245,7 @@ void BackEnds::findWindows(ImageGroup &G, HeteroKernel &K) {
        With.c_str());
 }
 
-void *BackEnds::global(ImageGroup &G, uint64_t Size, const char *Name) {
+void *PluginBackend::global(ImageGroup &G, uint64_t Size, const char *Name) {
   if (!G.HostLoaded) {
     error("global '%s' needs the x86_64 image", Name);
     return nullptr;
@@ -270,7 +270,8 @@ void *BackEnds::global(ImageGroup &G, uint64_t Size, const char *Name) {
   return HostAddr;
 }
 
-void BackEnds::loadIndirectFunctions(ImageGroup &G, IndirectFunctions &Out) {
+void PluginBackend::loadIndirectFunctions(ImageGroup &G,
+                                          IndirectFunctions &Out) {
   if (!G.HostLoaded)
     return; // the address kernels are handed is the x86_64 image's
   for (const __tgt_offload_entry *E = G.HostImage->EntriesBegin;

@@ -1,5 +1,5 @@
-//===- BackEnds.cpp - Starting the pool, running chunks on members --------===//
-#include "BackEnds.h"
+//===- PluginBackend.cpp - Starting the pool, running chunks --------------===//
+#include "PluginBackend.h"
 
 #include "CpuTeam.h"
 #include "CudaBatchCopy.h"
@@ -30,8 +30,8 @@ llvm::Error failure(const std::string &Why) {
 }
 } // namespace
 
-llvm::Error BackEnds::start(StarPUPool &Workers,
-                            std::vector<std::string> &SettingErrors) {
+llvm::Error PluginBackend::start(StarPUPool &Workers,
+                                 std::vector<std::string> &SettingErrors) {
   PhaseTimes Times;
   Host.reset(createPlugin_host());
   if (auto Err = Host->init())
@@ -77,7 +77,7 @@ llvm::Error BackEnds::start(StarPUPool &Workers,
   return llvm::Error::success();
 }
 
-void BackEnds::prepare() {
+void PluginBackend::prepare() {
   PhaseTimes Times;
   shareNode();
   // cuInit registers the CUDA driver's exit handler. Here, it comes before
@@ -90,9 +90,9 @@ void BackEnds::prepare() {
   Times.report("prepare");
 }
 
-bool BackEnds::cpuSideAvailable() { return __builtin_cpu_supports("fma"); }
+bool PluginBackend::cpuSideAvailable() { return __builtin_cpu_supports("fma"); }
 
-void BackEnds::startCuda() {
+void PluginBackend::startCuda() {
   if (Config.DisableCuda) {
     LeftOut.push_back("GPUs: HETERO_DISABLE_CUDA=1");
     return;
@@ -130,7 +130,7 @@ void BackEnds::startCuda() {
          Visible ? " (CUDA_VISIBLE_DEVICES chose them)" : "");
 }
 
-void BackEnds::shareNode() {
+void PluginBackend::shareNode() {
   if (!Config.NodeSplit)
     return;
   Rank = nodeRankFromEnv(getenv);
@@ -155,7 +155,7 @@ void BackEnds::shareNode() {
 
 // After StarPU: its first start calibrates the bus and resets each device's
 // primary context, which would pull the context from under the cuda plugin.
-void BackEnds::startCudaDevices() {
+void PluginBackend::startCudaDevices() {
   PartialSlots.resize(NumCudaDevices);
   LaunchEnvs = std::make_unique<GpuLaunchEnvironments>(*Cuda);
   for (int D = 0; D < NumCudaDevices; ++D) {
@@ -172,8 +172,7 @@ void BackEnds::startCudaDevices() {
   }
 }
 
-void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
-                          PhaseTimes &Times) {
+bool PluginBackend::startWorkers(StarPUPool &Workers, int NumSim) {
   // One StarPU CPU worker per CPU-side member (each simulated accelerator,
   // and the CPU pool, whose kernels fork their own OpenMP team over the
   // cores). Tasks go to named workers, so more workers would only spin
@@ -193,18 +192,54 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
   C.KeepUserCpus = Config.StarPUCpusSet;
   C.KeepUserCuda = Config.StarPUCudaSet;
   std::string Err;
-  bool HavePool = Workers.start(C, Err);
-  if (!HavePool)
-    error("StarPU did not start (%s); kernels run on the calling thread",
-          Err.c_str());
+  if (Workers.start(C, Err))
+    return true;
+  error("StarPU did not start (%s); kernels run on the calling thread",
+        Err.c_str());
+  return false;
+}
+
+void PluginBackend::addGpuMembers(int D, int GpuWorker, bool HavePool,
+                                  WorkerQueue &CpuWorkers,
+                                  const std::shared_ptr<CudaStaging> &Staging) {
+  uint64_t PartBytes = 0;
+  // The cuda plugin's hardware parallelism is in warps.
+  uint64_t Resident = Cuda->getDevice(D).getHardwareParallelism() * 32 /
+                      static_cast<uint64_t>(GpuSplit);
+  if (GpuSplit > 1) {
+    if (auto Err = Cuda->getDevice(D).getDeviceMemorySize(PartBytes))
+      llvm::consumeError(std::move(Err));
+    PartBytes /= static_cast<uint64_t>(GpuSplit);
+  }
+  for (int P = 0; P < GpuSplit; ++P) {
+    Member M;
+    M.Kind = MemberKind::Gpu;
+    M.Index = D * GpuSplit + P;
+    M.Device = D;
+    M.Part = GpuSplit > 1 ? P : -1;
+    M.Share = 32.0 / GpuSplit;
+    M.ResidentThreads = Resident;
+    M.WorkerId = !HavePool ? -1 : P == 0 ? GpuWorker : CpuWorkers.next();
+    auto Node =
+        std::make_unique<CudaNodeOps>(*Cuda, Staging, D, M.Part, PartBytes);
+    auto Lane = std::make_shared<GpuLane>();
+    Node->setLane(Lane);
+    M.Node = Layer.addNode(std::move(Node));
+    Members.push_back(M);
+    Lanes.push_back(std::move(Lane));
+  }
+}
+
+void PluginBackend::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
+                               PhaseTimes &Times) {
+  bool HavePool = startWorkers(Workers, NumSim);
   Times.mark("StarPU");
   startCudaDevices();
   Times.mark("GPUs");
-  std::vector<int> CpuWorkers;
+  WorkerQueue CpuWorkers;
   std::map<int, int> CudaWorker; // device -> worker
   for (const StarPUPool::Worker &W : Workers.workers())
-    (W.IsCuda ? CudaWorker[W.DeviceId] : CpuWorkers.emplace_back()) = W.Id;
-  size_t NextCpu = 0;
+    (W.IsCuda ? CudaWorker[W.DeviceId] : CpuWorkers.Ids.emplace_back()) = W.Id;
   // Held by the GPU nodes only: it goes with the last of them, while the
   // cuda plugin still runs.
   auto Staging = Cuda ? std::make_shared<CudaStaging>(*Cuda) : nullptr;
@@ -213,50 +248,23 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
     if (!CudaGiven[D])
       continue;
     if (!CudaUsable[D] || (HavePool && It == CudaWorker.end())) {
-      if (CudaUsable[D])
+      if (CudaUsable[D]) {
         error("StarPU has no worker for GPU %d; the pool carries on without "
               "it",
               D);
-      if (CudaUsable[D])
         LeftOut.push_back("cuda:" + std::to_string(D) +
                           ": StarPU has no worker for it");
+      }
       continue;
     }
-    uint64_t PartBytes = 0;
-    // The cuda plugin's hardware parallelism is in warps.
-    uint64_t Resident = Cuda->getDevice(D).getHardwareParallelism() * 32 /
-                        static_cast<uint64_t>(GpuSplit);
-    if (GpuSplit > 1) {
-      if (auto Err = Cuda->getDevice(D).getDeviceMemorySize(PartBytes))
-        llvm::consumeError(std::move(Err));
-      PartBytes /= static_cast<uint64_t>(GpuSplit);
-    }
-    for (int P = 0; P < GpuSplit; ++P) {
-      Member M;
-      M.Kind = MemberKind::Gpu;
-      M.Index = D * GpuSplit + P;
-      M.Device = D;
-      M.Part = GpuSplit > 1 ? P : -1;
-      M.Share = 32.0 / GpuSplit;
-      M.ResidentThreads = Resident;
-      M.WorkerId = !HavePool                     ? -1
-                   : P == 0                      ? It->second
-                   : NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu++]
-                                                 : -1;
-      auto Node =
-          std::make_unique<CudaNodeOps>(*Cuda, Staging, D, M.Part, PartBytes);
-      auto Lane = std::make_shared<GpuLane>();
-      Node->setLane(Lane);
-      M.Node = Layer.addNode(std::move(Node));
-      Members.push_back(M);
-      Lanes.push_back(std::move(Lane));
-    }
+    addGpuMembers(D, It == CudaWorker.end() ? -1 : It->second, HavePool,
+                  CpuWorkers, Staging);
   }
   for (int S = 0; S < NumSim; ++S) {
     Member M;
     M.Kind = MemberKind::Simulated;
     M.Index = S;
-    M.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu++] : -1;
+    M.WorkerId = CpuWorkers.next();
     M.Node = Layer.addNode(std::make_unique<SimulatedNodeOps>(
         S, static_cast<size_t>(Config.SimulateMemory)));
     Members.push_back(M);
@@ -265,10 +273,14 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
   if (CpuSide) {
     Member Cpu;
     Cpu.Kind = MemberKind::CpuPool;
-    Cpu.WorkerId = NextCpu < CpuWorkers.size() ? CpuWorkers[NextCpu] : -1;
+    Cpu.WorkerId = CpuWorkers.peek();
     Members.push_back(Cpu);
     Lanes.push_back(nullptr);
   }
+  setCpuTeams(Workers, CpuWorkers.Ids.size());
+}
+
+void PluginBackend::setCpuTeams(const StarPUPool &Workers, size_t CpuWorkers) {
   int Cores = availableCores();
   int GpuMembers = static_cast<int>(
       std::count_if(Members.begin(), Members.end(),
@@ -282,7 +294,7 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
   info(1,
        "pool: %s (%d cores, %d StarPU CPU workers, CPU pool kernels on "
        "%d threads)",
-       List.c_str(), Cores, static_cast<int>(CpuWorkers.size()), CpuThreads);
+       List.c_str(), Cores, static_cast<int>(CpuWorkers), CpuThreads);
   reportBus(Workers);
   if (infoLevel() >= 2)
     for (const std::string &Line : Workers.topology())
@@ -291,8 +303,8 @@ void BackEnds::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
 
 /// StarPU's bus calibration between the members' memories: what a halo or
 /// a first touch costs on this node.
-std::vector<BackEnds::BusLink>
-BackEnds::busLinks(const StarPUPool &Workers) const {
+std::vector<PluginBackend::BusLink>
+PluginBackend::busLinks(const StarPUPool &Workers) const {
   std::vector<BusLink> Links;
   if (Members.empty())
     return Links;
@@ -318,7 +330,7 @@ BackEnds::busLinks(const StarPUPool &Workers) const {
   return Links;
 }
 
-void BackEnds::reportBus(const StarPUPool &Workers) const {
+void PluginBackend::reportBus(const StarPUPool &Workers) const {
   if (infoLevel() < 1)
     return;
   std::string Line;
@@ -332,7 +344,7 @@ void BackEnds::reportBus(const StarPUPool &Workers) const {
     info(1, "bus (StarPU's calibration): %s", Line.c_str());
 }
 
-void BackEnds::stop() {
+void PluginBackend::stop() {
   for (size_t M = 0; M < Lanes.size(); ++M)
     if (Lanes[M]) {
       (void)settle(M); // their streams go back before the plugin stops
@@ -373,8 +385,8 @@ static abi::LoopWindow windowOf(const ChunkRun &C) {
 /// image has a window global; writes only what changed. A GPU's goes in its
 /// lane, in order with the kernels queued there (an earlier chunk of this
 /// kernel may still be waiting to read its own window).
-Status BackEnds::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
-                           __tgt_async_info *Lane) {
+Status PluginBackend::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
+                                __tgt_async_info *Lane) {
   HeteroKernel::Window &W = K.Windows[M];
   abi::LoopWindow V = windowOf(C);
   if (!W.Addr || memcmp(&V, &W.Value, sizeof(V)) == 0)
@@ -396,7 +408,7 @@ Status BackEnds::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
 }
 
 /// What launching chunk C needs, worked out once for run() and start().
-struct BackEnds::ChunkLaunch {
+struct PluginBackend::ChunkLaunch {
   void *Entry = nullptr;
   KernelArgsTy KA;
   std::vector<uintptr_t> Args;
@@ -404,8 +416,8 @@ struct BackEnds::ChunkLaunch {
   void **argPtrs() { return reinterpret_cast<void **>(Args.data()); }
 };
 
-Status BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
-                              ChunkLaunch &Out, __tgt_async_info *Lane) {
+Status PluginBackend::prepareChunk(const void *Launch, const ChunkRun &C,
+                                   ChunkLaunch &Out, __tgt_async_info *Lane) {
   const auto &L = *static_cast<const BackEndLaunch *>(Launch);
   HeteroKernel &K = *L.Kernel;
   const HeteroKernel::Window &W = K.Windows[C.Member];
@@ -459,13 +471,13 @@ Status BackEnds::prepareChunk(const void *Launch, const ChunkRun &C,
   return Status();
 }
 
-Status BackEnds::gpuContext(const Member &M) {
+Status PluginBackend::gpuContext(const Member &M) {
   return statusOf(Cuda->getDevice(M.Device).setContext(),
                   StatusCode::KernelFailed,
                   "the CUDA context of " + M.name() + " could not be set");
 }
 
-Status BackEnds::run(const void *Launch, const ChunkRun &C) {
+Status PluginBackend::run(const void *Launch, const ChunkRun &C) {
   const Member &M = Members[C.Member];
   if (M.Kind == MemberKind::Gpu) {
     // In the member's lane, waited for here (as the cuda plugin's
@@ -511,33 +523,33 @@ Status BackEnds::run(const void *Launch, const ChunkRun &C) {
   return Status();
 }
 
-bool BackEnds::startsChunks(size_t M) const {
+bool PluginBackend::startsChunks(size_t M) const {
   return Members[M].Kind == MemberKind::Gpu;
 }
 
 /// A chunk start() started: its member and its partials' slots.
-struct BackEnds::StartedGpuChunk {
+struct PluginBackend::StartedGpuChunk {
   size_t Member = 0;
   int Device = -1;
   std::vector<ChunkPartial> Partials;
   std::vector<GpuPartialSlots::Slot> Slots;
 };
 
-BackEnds::~BackEnds() = default;
+PluginBackend::~PluginBackend() = default;
 
-Status BackEnds::laneStatus(const GpuLane &Lane) {
+Status PluginBackend::laneStatus(const GpuLane &Lane) {
   if (!Lane.Failed)
     return Status();
   return Status::error(StatusCode::KernelFailed, Lane.Why);
 }
 
-void BackEnds::failLane(GpuLane &Lane, const Status &S) {
+void PluginBackend::failLane(GpuLane &Lane, const Status &S) {
   if (!Lane.Failed)
     Lane.Why = S.message();
   Lane.Failed = true;
 }
 
-Status BackEnds::waitLane(GpuLane &Lane, int Device) {
+Status PluginBackend::waitLane(GpuLane &Lane, int Device) {
   if (Status S = issueCopies(Lane, Device); !S)
     return S;
   if (Lane.Queue.Queue)
@@ -553,7 +565,7 @@ Status BackEnds::waitLane(GpuLane &Lane, int Device) {
 // A copy in the lane's stream, a stream of the destination GPU, is issued
 // with the source's context current, as the cuda plugin's peer copies are
 // (CUDA runs a copy in a stream of another device's context).
-Status BackEnds::issueCopies(GpuLane &Lane, int Device) {
+Status PluginBackend::issueCopies(GpuLane &Lane, int Device) {
   Lane.Issued += !Lane.Copies.empty();
   // Several at once in one driver call, in the destination's context.
   if (!Lane.Copies.empty() && Lane.Queue.Queue &&
@@ -590,7 +602,8 @@ Status BackEnds::issueCopies(GpuLane &Lane, int Device) {
 // The kernel goes on the member's lane, after what is queued there. The
 // partials' identities go up before it and their results come back after
 // it, in that stream, through their slots' pinned twins.
-Status BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
+Status PluginBackend::start(const void *Launch, const ChunkRun &C,
+                            StartedChunk &S) {
   const Member &M = Members[C.Member];
   if (M.Kind != MemberKind::Gpu || C.Member >= Lanes.size())
     return Backend::start(Launch, C, S);
@@ -622,26 +635,7 @@ Status BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
   Run->Partials = C.Partials;
   __tgt_async_info *Q = &Lane.Queue;
   auto &Gpu = Cuda->getDevice(M.Device);
-  Status Ok;
-  if (!C.Partials.empty()) {
-    GpuPartialSlots *Slots = static_cast<size_t>(M.Device) < PartialSlots.size()
-                                 ? PartialSlots[M.Device].get()
-                                 : nullptr;
-    if (!Slots || !Slots->take(C.Partials.size(), Run->Slots))
-      Ok = Status::error(StatusCode::KernelFailed,
-                         "no room for a reduction's partials on " + M.name());
-    for (size_t I = 0; Ok && I < C.Partials.size(); ++I) {
-      const ChunkPartial &P = C.Partials[I];
-      const GpuPartialSlots::Slot &Slot = Run->Slots[I];
-      memcpy(Slot.Host, P.Identity, P.Size);
-      if (P.Arg < CL.Args.size())
-        CL.Args[P.Arg] = reinterpret_cast<uintptr_t>(Slot.Device);
-      Ok =
-          statusOf(Gpu.dataSubmit(Slot.Device, Slot.Host, P.Size, Q),
-                   StatusCode::KernelFailed,
-                   "a reduction's identity could not be copied to " + M.name());
-    }
-  }
+  Status Ok = stagePartials(M, C, CL, Run->Slots, Q);
   // A reduction kernel gets the member's own launch environment, first
   // among its arguments, where the plugin would make one for this launch.
   if (void *Env = (Ok && LaunchEnvs)
@@ -673,7 +667,36 @@ Status BackEnds::start(const void *Launch, const ChunkRun &C, StartedChunk &S) {
   return Status();
 }
 
-Status BackEnds::finish(StartedChunk &S) {
+Status PluginBackend::stagePartials(const Member &M, const ChunkRun &C,
+                                    ChunkLaunch &CL,
+                                    std::vector<GpuPartialSlots::Slot> &Taken,
+                                    __tgt_async_info *Q) {
+  if (C.Partials.empty())
+    return Status();
+  GpuPartialSlots *Slots = static_cast<size_t>(M.Device) < PartialSlots.size()
+                               ? PartialSlots[M.Device].get()
+                               : nullptr;
+  if (!Slots || !Slots->take(C.Partials.size(), Taken))
+    return Status::error(StatusCode::KernelFailed,
+                         "no room for a reduction's partials on " + M.name());
+  auto &Gpu = Cuda->getDevice(M.Device);
+  for (size_t I = 0; I < C.Partials.size(); ++I) {
+    const ChunkPartial &P = C.Partials[I];
+    const GpuPartialSlots::Slot &Slot = Taken[I];
+    memcpy(Slot.Host, P.Identity, P.Size);
+    if (P.Arg < CL.Args.size())
+      CL.Args[P.Arg] = reinterpret_cast<uintptr_t>(Slot.Device);
+    if (Status S = statusOf(Gpu.dataSubmit(Slot.Device, Slot.Host, P.Size, Q),
+                            StatusCode::KernelFailed,
+                            "a reduction's identity could not be copied to " +
+                                M.name());
+        !S)
+      return S;
+  }
+  return Status();
+}
+
+Status PluginBackend::finish(StartedChunk &S) {
   std::unique_ptr<StartedGpuChunk> Run(
       static_cast<StartedGpuChunk *>(std::exchange(S.Handle, nullptr)));
   if (!Run)
@@ -691,7 +714,7 @@ Status BackEnds::finish(StartedChunk &S) {
   return Ok;
 }
 
-void BackEnds::release(StartedChunk &S) {
+void PluginBackend::release(StartedChunk &S) {
   auto *Run = static_cast<StartedGpuChunk *>(S.Handle);
   if (Run && !Run->Slots.empty()) {
     (void)finish(S); // its slots return once their copies have landed
@@ -705,7 +728,7 @@ void BackEnds::release(StartedChunk &S) {
 // its stack for the call only. The copy's pointers into libomptarget's
 // argument arrays are not followed (a start passes the chunk's own
 // arguments; LLVM's plugins read the counts, grid and flags).
-std::shared_ptr<const void> BackEnds::keepLaunch(const void *Launch) {
+std::shared_ptr<const void> PluginBackend::keepLaunch(const void *Launch) {
   struct Kept {
     BackEndLaunch Launch;
     KernelArgsTy Args;
@@ -718,7 +741,7 @@ std::shared_ptr<const void> BackEnds::keepLaunch(const void *Launch) {
   return std::shared_ptr<const void>(K, &K->Launch);
 }
 
-Status BackEnds::settle(size_t M) {
+Status PluginBackend::settle(size_t M) {
   if (M >= Lanes.size() || !Lanes[M])
     return Status();
   GpuLane &Lane = *Lanes[M];
@@ -729,7 +752,7 @@ Status BackEnds::settle(size_t M) {
 // The event is recorded in S's stream and waited for in W's: CUDA lets a
 // stream wait for an event of another device, and the wait takes the
 // event's state at the call, so that one event per lane serves every wait.
-LaneOrder BackEnds::orderAfter(size_t W, size_t S) {
+LaneOrder PluginBackend::orderAfter(size_t W, size_t S) {
   if (W >= Lanes.size() || S >= Lanes.size() || !Lanes[W] || !Lanes[S])
     return LaneOrder::No;
   if (W == S)
@@ -765,7 +788,7 @@ LaneOrder BackEnds::orderAfter(size_t W, size_t S) {
   return Done;
 }
 
-void BackEnds::issueHeld() {
+void PluginBackend::issueHeld() {
   for (size_t M = 0; M < Lanes.size(); ++M) {
     if (!Lanes[M])
       continue;
@@ -776,7 +799,7 @@ void BackEnds::issueHeld() {
   }
 }
 
-void BackEnds::setInfoFlag(uint32_t Level) {
+void PluginBackend::setInfoFlag(uint32_t Level) {
   if (Cuda)
     Cuda->set_info_flag(Level);
   if (Host)
@@ -785,7 +808,7 @@ void BackEnds::setInfoFlag(uint32_t Level) {
 
 // OMPT callbacks of the back ends report the OpenMP device number: every
 // back-end device stands for the one hetero device.
-void BackEnds::setDeviceIdentifier(int32_t UserId) {
+void PluginBackend::setDeviceIdentifier(int32_t UserId) {
   for (int D = 0; Host && D <= NumSimulated; ++D)
     Host->set_device_identifier(UserId, D);
   for (int D = 0; D < NumCudaDevices; ++D)
