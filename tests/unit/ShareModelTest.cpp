@@ -95,6 +95,78 @@ std::vector<Share> probeLaunch(ShareModel &M, const Pool &P) {
   return S;
 }
 
+// The transition table has no dead end: every phase is reachable from the
+// probe, and every phase can reach settled.
+TEST(ShareModel, TheTransitionTableReachesSettledFromEveryPhase) {
+  using Ph = ShareModel::Phase;
+  auto Reach = [](Ph From, bool Backward) {
+    std::vector<bool> Seen(ShareModel::NumPhases, false);
+    std::vector<Ph> Work{From};
+    Seen[static_cast<int>(From)] = true;
+    while (!Work.empty()) {
+      Ph P = Work.back();
+      Work.pop_back();
+      for (int I = 0; I < ShareModel::NumPhases; ++I) {
+        Ph Q = static_cast<Ph>(I);
+        if (!Seen[I] &&
+            (Backward ? ShareModel::mayGo(Q, P) : ShareModel::mayGo(P, Q))) {
+          Seen[I] = true;
+          Work.push_back(Q);
+        }
+      }
+    }
+    return Seen;
+  };
+  std::vector<bool> FromProbe = Reach(Ph::Probe, false);
+  std::vector<bool> ToSettled = Reach(Ph::Settled, true);
+  for (int I = 0; I < ShareModel::NumPhases; ++I) {
+    const char *Name = ShareModel::phaseName(static_cast<Ph>(I));
+    EXPECT_TRUE(FromProbe[I]) << Name << " is not reachable from probe";
+    EXPECT_TRUE(ToSettled[I]) << Name << " never reaches settled";
+  }
+  EXPECT_FALSE(ShareModel::mayGo(Ph::Settled, Ph::Probe));
+  EXPECT_FALSE(ShareModel::mayGo(Ph::Probe, Ph::One));
+}
+
+// The phases are the model's state, visible as such: a kernel whose CPU
+// pool is worth its copies goes probe (the accelerators alone, a warm-up,
+// a measured launch), mixed (moved, then timed), accel (moved, then timed),
+// then verify; each step one the transition table holds.
+TEST(ShareModel, PhasesStepThroughTheTransitionTable) {
+  using Ph = ShareModel::Phase;
+  ShareModel M(true);
+  Pool P = gpuGpuCpu();
+  const std::vector<double> Speed = {90, 90, 30};
+  std::vector<Ph> Seen{M.phase("k")};
+  auto Launch = [&](double Wall, const std::vector<double> &Ran) {
+    std::string Note;
+    std::vector<Share> S = M.shares("k", P, Static, Note);
+    M.record("k", ran(S, Ran), Wall);
+    Seen.push_back(M.phase("k"));
+  };
+  Launch(10, Speed);       // the accelerators alone
+  Launch(10, {90, 90, 3}); // the probe's warm-up
+  Launch(10, Speed);       // the probe, measured: mixed next
+  Launch(7, Speed);        // mixed: the data moves
+  Launch(7, Speed);        // mixed, timed: the accelerators next
+  Launch(10, Speed);       // accel: the data moves
+  Launch(10, Speed);       // accel, timed: mixed won, to be verified
+  const std::vector<Ph> Want = {Ph::Probe,      Ph::Probe,      Ph::Probe,
+                                Ph::Mixed,      Ph::MixedTimed, Ph::Accel,
+                                Ph::AccelTimed, Ph::Verify};
+  std::string Got, Expected;
+  for (Ph X : Seen)
+    Got += std::string(ShareModel::phaseName(X)) + " ";
+  for (Ph X : Want)
+    Expected += std::string(ShareModel::phaseName(X)) + " ";
+  EXPECT_EQ(Got, Expected);
+  for (size_t I = 1; I < Seen.size(); ++I)
+    EXPECT_TRUE(Seen[I] == Seen[I - 1] ||
+                ShareModel::mayGo(Seen[I - 1], Seen[I]))
+        << ShareModel::phaseName(Seen[I - 1]) << " -> "
+        << ShareModel::phaseName(Seen[I]);
+}
+
 // The CPU at a third of a GPU's speed, and cheap to add: mixed wins, with
 // shares proportional to speed, frozen from then on.
 TEST(ShareModel, UsefulCpuKeepsItsMeasuredShare) {

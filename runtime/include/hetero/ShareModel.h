@@ -257,7 +257,9 @@ public:
   /// could not be written.
   bool save(const std::string &Path, const Pool &P) const;
 
-private:
+  /// Where a kernel's launches of one problem size stand (see above). A
+  /// phase "X" hands out the shares under trial and moves the data to them;
+  /// "XTimed" times the next launch of the same shares.
   enum class Phase {
     Probe,
     Mixed,
@@ -275,6 +277,16 @@ private:
     Follow,
     Settled
   };
+  static constexpr int NumPhases = static_cast<int>(Phase::Settled) + 1;
+  static const char *phaseName(Phase P);
+  /// Whether a kernel in phase From may go to To: the model's transition
+  /// table (ShareModel.cpp), which every change of phase is checked
+  /// against. A kernel whose members change starts over in Probe.
+  static bool mayGo(Phase From, Phase To);
+  /// Where Key stands now; Probe for a key no launch has entered.
+  Phase phase(const std::string &Key) const;
+
+private:
   struct Entry {
     std::vector<size_t> Candidates; // pool indices, in pool order
     std::vector<bool> Accelerator;  // per candidate
@@ -340,6 +352,8 @@ private:
   static bool inGroup(const Entry &E, const Entry &X);
   /// Whether P runs the one-accelerator trial's shares.
   static bool inOneTrial(Phase P);
+  /// E goes to phase To, which the transition table must allow (asserted).
+  static void go(Entry &E, Phase To);
   /// Settles E (of Key) on S (Why), then tryOne().
   void settleOrTryOne(const std::string &Key, Entry &E,
                       const std::vector<Share> &S, const std::string &Why,

@@ -2,6 +2,7 @@
 #include "hetero/ShareModel.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -153,7 +154,7 @@ void ShareModel::restore(Entry &E, const Persisted &O,
                          const std::vector<Share> &Static) {
   E.Settled = O.Settled;
   E.Why = "persisted-" + O.Why;
-  E.Now = Phase::Settled;
+  Phase To = Phase::Settled;
   if (!O.Mixed.empty() && pays(O.Gain, O.MoveCost, O.Launches)) {
     E.Settled = O.Mixed;
     E.Why = "persisted-settled-mixed[repays its move in " +
@@ -166,13 +167,14 @@ void ShareModel::restore(Entry &E, const Persisted &O,
   if (E.Why.rfind("persisted-settled-mixed", 0) == 0 && O.AccelWall > 0) {
     E.AccelWall = O.AccelWall;
     E.Accel = accelerators(E, Static);
-    E.Now = Phase::Verify;
+    To = Phase::Verify;
   }
   // A follower follows its leader's choice of this run.
   if (!O.Leader.empty()) {
     E.Leader = O.Leader;
-    E.Now = Phase::Follow;
+    To = Phase::Follow;
   }
+  go(E, To);
 }
 
 void ShareModel::enter(const std::string &Key, Entry &E, const Pool &P,
@@ -212,14 +214,14 @@ bool ShareModel::follow(Entry &E, const Pool &P,
     E.Settled = L->second.Settled;
     E.Spread = L->second.Spread; // a verdict's, undone with it
     E.Why = "settled-follow[" + E.Leader + "]";
-    E.Now = Phase::Settled;
+    go(E, Phase::Settled);
     return false;
   }
   if (L != Entries.end() && E.LeaderIdle > FollowPatience) {
     // The leader stopped launching before it settled: measure our own.
     E.Left.insert(E.Leader);
     E.Leader.clear();
-    E.Now = Phase::Probe;
+    go(E, Phase::Probe);
     E.ProbeLaunch = 0;
     return false;
   }
@@ -309,7 +311,7 @@ std::vector<Share> ShareModel::shares(const std::string &Key, const Pool &P,
       E.Now == Phase::VerifyTimed) {
     E.Leader = leaderFor(Key, E);
     if (!E.Leader.empty()) {
-      E.Now = Phase::Follow;
+      go(E, Phase::Follow);
       E.LeaderIdle = 0;
       E.LeaderSeen = Entries.at(E.Leader).Launches; // leaderFor: a key
     }
@@ -456,7 +458,7 @@ void ShareModel::recordProbe(const std::string &Key, Entry &E,
     return;
   }
   E.Mixed = measured(E, E.Static, false);
-  E.Now = Phase::Mixed;
+  go(E, Phase::Mixed);
 }
 
 void ShareModel::recordMixed(const std::string &Key, Entry &E,
@@ -469,12 +471,12 @@ void ShareModel::recordMixed(const std::string &Key, Entry &E,
   if (E.Refinements < MaxRefinements && apart(Again, E.Mixed, 0.1)) {
     ++E.Refinements;
     E.Mixed = Again;
-    E.Now = Phase::Mixed;
+    go(E, Phase::Mixed);
     return;
   }
   if (bothKinds(E)) {
     E.Accel = measured(E, E.Static, true);
-    E.Now = Phase::Accel;
+    go(E, Phase::Accel);
   } else {
     settleOrTryOne(Key, E, E.Mixed, "settled", true);
   }
@@ -501,7 +503,7 @@ void ShareModel::recordAccel(const std::string &Key, Entry &E,
   if (Mixed) {
     E.Settled = E.Mixed;
     E.Why = Why;
-    E.Now = Phase::Verify;
+    go(E, Phase::Verify);
   } else {
     settleOrTryOne(Key, E, E.Accel, Why, true);
   }
@@ -547,19 +549,19 @@ void ShareModel::advance(const std::string &Key, Entry &E, double WallSeconds) {
     // The first move (from the accelerators' layout) is the costly one: the
     // one a later run pays at its first launch.
     E.MoveWall = std::max(E.MoveWall, WallSeconds);
-    E.Now = Phase::MixedTimed;
+    go(E, Phase::MixedTimed);
     break;
   case Phase::MixedTimed:
     recordMixed(Key, E, WallSeconds);
     break;
   case Phase::Accel:
-    E.Now = Phase::AccelTimed;
+    go(E, Phase::AccelTimed);
     break;
   case Phase::AccelTimed:
     recordAccel(Key, E, WallSeconds);
     break;
   case Phase::Verify: // this launch moved the data back to mixed boundaries
-    E.Now = Phase::VerifyTimed;
+    go(E, Phase::VerifyTimed);
     break;
   case Phase::VerifyTimed:
     if (WallSeconds > E.AccelWall) {
@@ -569,23 +571,23 @@ void ShareModel::advance(const std::string &Key, Entry &E, double WallSeconds) {
                     1e3 * WallSeconds, 1e3 * E.AccelWall);
       settleOrTryOne(Key, E, E.Accel, Why, false);
     } else {
-      E.Now = Phase::Settled;
+      go(E, Phase::Settled);
     }
     break;
   case Phase::Spread: // this launch moved the data to the settled shares
-    E.Now = Phase::SpreadTimed;
+    go(E, Phase::SpreadTimed);
     break;
   case Phase::SpreadTimed:
-    E.Now = Phase::Settled;
+    go(E, Phase::Settled);
     tryOne(Key, E, true);
     break;
   case Phase::One: // this launch moved the data to the one accelerator
-    E.Now = Phase::OneTimed;
+    go(E, Phase::OneTimed);
     break;
   case Phase::OneTimed:
     E.Cycle = WallSeconds;
     E.Opening = true;
-    E.Now = Phase::OneCycle;
+    go(E, Phase::OneCycle);
     Cycling.insert(Key);
     break;
   case Phase::SpreadCycle: // closed by shares(), before the launch
@@ -627,6 +629,74 @@ bool ShareModel::inOneTrial(Phase P) {
   return P == Phase::One || P == Phase::OneTimed || P == Phase::OneCycle;
 }
 
+namespace {
+using Phase = ShareModel::Phase;
+/// The transition table: each row a phase and where it may go, with the
+/// step that takes it there. Any phase before settling goes to Follow
+/// when a heavier kernel of its size turns up (shares()).
+struct Transition {
+  Phase From, To;
+  const char *By;
+};
+constexpr Transition Transitions[] = {
+    {Phase::Probe, Phase::Mixed, "probe measured every member"},
+    {Phase::Probe, Phase::Settled,
+     "CPU gain below MinGain, or overheads (settled-accel)"},
+    {Phase::Probe, Phase::Verify, "an earlier run's mixed shares (restore)"},
+    {Phase::Probe, Phase::Follow, "a leader, or an earlier run's (restore)"},
+    {Phase::Mixed, Phase::MixedTimed, "the data moved to the mixed shares"},
+    {Phase::Mixed, Phase::Follow, "a leader"},
+    {Phase::MixedTimed, Phase::Mixed, "refined: speeds 10% away"},
+    {Phase::MixedTimed, Phase::Accel, "time the accelerators alone"},
+    {Phase::MixedTimed, Phase::Settled, "no CPU pool: mixed it is"},
+    {Phase::MixedTimed, Phase::Follow, "a leader"},
+    {Phase::Accel, Phase::AccelTimed, "the data moved to the accelerators"},
+    {Phase::Accel, Phase::Follow, "a leader"},
+    {Phase::AccelTimed, Phase::Verify, "mixed repays its move"},
+    {Phase::AccelTimed, Phase::Settled, "settled-accel"},
+    {Phase::AccelTimed, Phase::Follow, "a leader"},
+    {Phase::Verify, Phase::VerifyTimed, "the data moved back to mixed"},
+    {Phase::Verify, Phase::Follow, "a leader"},
+    {Phase::VerifyTimed, Phase::Settled, "verified, or settled-accel"},
+    {Phase::VerifyTimed, Phase::Follow, "a leader"},
+    {Phase::Settled, Phase::Spread, "one-trial: time the spread shares"},
+    {Phase::Settled, Phase::SpreadCycle, "one-trial: this launch was timed"},
+    {Phase::Spread, Phase::SpreadTimed, "the data moved to the spread shares"},
+    {Phase::SpreadTimed, Phase::Settled, "no trial after all"},
+    {Phase::SpreadCycle, Phase::One, "the spread cycle closed"},
+    {Phase::One, Phase::OneTimed, "the data moved to one accelerator"},
+    {Phase::OneTimed, Phase::OneCycle, "timed: its cycle opens"},
+    {Phase::OneCycle, Phase::Settled, "the verdict"},
+    {Phase::Follow, Phase::Settled, "the leader settled"},
+    {Phase::Follow, Phase::Probe, "the leader stopped launching"},
+};
+} // namespace
+
+const char *ShareModel::phaseName(Phase P) {
+  static constexpr const char *Names[NumPhases] = {
+      "probe",  "mixed",        "mixed-timed", "accel",        "accel-timed",
+      "verify", "verify-timed", "spread",      "spread-timed", "spread-cycle",
+      "one",    "one-timed",    "one-cycle",   "follow",       "settled"};
+  return Names[static_cast<int>(P)];
+}
+
+bool ShareModel::mayGo(Phase From, Phase To) {
+  return std::any_of(
+      std::begin(Transitions), std::end(Transitions),
+      [&](const Transition &T) { return T.From == From && T.To == To; });
+}
+
+void ShareModel::go(Entry &E, Phase To) {
+  assert((E.Now == To || mayGo(E.Now, To)) &&
+         "a change of phase the transition table does not hold");
+  E.Now = To;
+}
+
+ShareModel::Phase ShareModel::phase(const std::string &Key) const {
+  auto It = Entries.find(Key);
+  return It == Entries.end() ? Phase::Probe : It->second.Now;
+}
+
 bool ShareModel::inGroup(const Entry &E, const Entry &X) {
   return &X != &E && X.Candidates == E.Candidates;
 }
@@ -636,7 +706,7 @@ void ShareModel::settleOrTryOne(const std::string &Key, Entry &E,
                                 const std::string &Why, bool Timed) {
   E.Settled = S;
   E.Why = Why;
-  E.Now = Phase::Settled;
+  go(E, Phase::Settled);
   tryOne(Key, E, Timed);
 }
 
@@ -669,11 +739,11 @@ void ShareModel::tryOne(const std::string &Key, Entry &E, bool Timed) {
   if (Noted != std::string::npos)
     E.Why.erase(Noted, Later.size());
   if (!Timed) {
-    E.Now = Phase::Spread;
+    go(E, Phase::Spread);
   } else if (E.Overhead >= AloneOverhead) {
     E.Cycle = E.LastWall;
     E.Opening = true;
-    E.Now = Phase::SpreadCycle;
+    go(E, Phase::SpreadCycle);
     Cycling.insert(Key);
   }
 }
@@ -708,7 +778,7 @@ void ShareModel::closeCycle(const std::string &Key, Entry &E) {
       if (X.Weight > Best->Weight)
         Best = &X;
     E.One = {{Best->Member, 1.0}};
-    E.Now = Phase::One;
+    go(E, Phase::One);
     // The other kernels of this size settled over the same accelerators
     // whose launches are mostly overhead too go with it: where one kernel's
     // data lies decides what the next copies (CG's SpMV, dots and axpys).
@@ -748,7 +818,7 @@ void ShareModel::closeCycle(const std::string &Key, Entry &E) {
     if (Gathers)
       E.Why += "[one-gathers]";
   }
-  E.Now = Phase::Settled;
+  go(E, Phase::Settled);
   for (auto &[K, X] : Entries) {
     if (X.Trial != Key)
       continue;
