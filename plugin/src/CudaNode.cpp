@@ -155,7 +155,8 @@ Status CudaNodeOps::copyFromHost(void *Dst, const void *Src, size_t Size) {
                         static_cast<char *>(Dst) + At,
                         static_cast<const char *>(Src) + At,
                         static_cast<int64_t>(N), /*AsyncInfo=*/nullptr),
-                    StatusCode::CopyFailed, copyName("the host", name(), N));
+                    StatusCode::CopyFailed,
+                    [&] { return copyName("the host", name(), N); });
   });
 }
 
@@ -214,7 +215,8 @@ Status CudaNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
                         static_cast<char *>(Dst) + At,
                         static_cast<const char *>(Src) + At,
                         static_cast<int64_t>(N), /*AsyncInfo=*/nullptr),
-                    StatusCode::CopyFailed, copyName(name(), "the host", N));
+                    StatusCode::CopyFailed,
+                    [&] { return copyName(name(), "the host", N); });
   });
 }
 
@@ -227,7 +229,7 @@ Status CudaNodeOps::stagedToHost(char *Dst, const char *Src, size_t Size) {
   auto Bytes = [&](size_t I) {
     return std::min(CudaStaging::Piece, Size - I * CudaStaging::Piece);
   };
-  const std::string What = copyName(name(), "the host (staged)", Size);
+  auto What = [&] { return copyName(name(), "the host (staged)", Size); };
   auto Retrieve = [&](size_t I) {
     return statusOf(
         Gpu.dataRetrieve(Staging->buffer(I), Src + I * CudaStaging::Piece,
@@ -261,7 +263,8 @@ Status CudaNodeOps::copyFromPeer(void *Dst, NodeOps &Src, const void *SrcPtr,
   return statusOf(Cuda.getDevice(SrcDevice).dataExchange(
                       SrcPtr, Cuda.getDevice(Device), Dst,
                       static_cast<int64_t>(Size), /*AsyncInfo=*/nullptr),
-                  StatusCode::CopyFailed, copyName(Src.name(), name(), Size));
+                  StatusCode::CopyFailed,
+                  [&] { return copyName(Src.name(), name(), Size); });
 }
 
 Status CudaNodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src,
@@ -272,7 +275,8 @@ Status CudaNodeOps::queueCopyFromPeer(void *Dst, NodeOps &Src,
   return statusOf(Cuda.getDevice(SrcDevice).dataExchange(
                       SrcPtr, Cuda.getDevice(Device), Dst,
                       static_cast<int64_t>(Size), &Queued[SrcDevice]),
-                  StatusCode::CopyFailed, copyName(Src.name(), name(), Size));
+                  StatusCode::CopyFailed,
+                  [&] { return copyName(Src.name(), name(), Size); });
 }
 
 Status CudaNodeOps::waitQueuedCopies() {
@@ -280,9 +284,12 @@ Status CudaNodeOps::waitQueuedCopies() {
   for (auto &[SrcDevice, Q] : Queued) {
     if (!Q.Queue)
       continue;
-    Status Waited = statusOf(
-        Cuda.getDevice(SrcDevice).synchronize(&Q), StatusCode::CopyFailed,
-        "copies from cuda:" + std::to_string(SrcDevice) + " to " + name());
+    Status Waited =
+        statusOf(Cuda.getDevice(SrcDevice).synchronize(&Q),
+                 StatusCode::CopyFailed, [&, SrcDevice = SrcDevice] {
+                   return "copies from cuda:" + std::to_string(SrcDevice) +
+                          " to " + name();
+                 });
     if (First && !Waited)
       First = std::move(Waited);
   }

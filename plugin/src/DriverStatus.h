@@ -20,12 +20,15 @@
 
 namespace hetero {
 
-/// Ok without Err; else Code with "What: the driver's reason".
-inline Status statusOf(llvm::Error Err, StatusCode Code,
-                       const std::string &What) {
+/// Ok without Err; else Code with "What(): the driver's reason". What is
+/// called only on failure: a launch makes several of these calls, and
+/// building their messages every time cost TeaLeaf 2% of its run.
+template <typename WhatFn>
+Status statusOf(llvm::Error Err, StatusCode Code, WhatFn &&What) {
   if (!Err)
     return Status();
-  return Status::error(Code, What + ": " + llvm::toString(std::move(Err)));
+  return Status::error(Code, std::string(What()) + ": " +
+                                 llvm::toString(std::move(Err)));
 }
 
 } // namespace hetero

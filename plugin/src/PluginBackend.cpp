@@ -397,7 +397,7 @@ Status PluginBackend::setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
     if (Status S = statusOf(
             Cuda->getDevice(Mb.Device).dataSubmit(W.Addr, &V, sizeof(V), Lane),
             StatusCode::KernelFailed,
-            "the loop window could not be set on " + Mb.name());
+            [&] { return "the loop window could not be set on " + Mb.name(); });
         !S)
       return S;
   } else {
@@ -472,9 +472,9 @@ Status PluginBackend::prepareChunk(const void *Launch, const ChunkRun &C,
 }
 
 Status PluginBackend::gpuContext(const Member &M) {
-  return statusOf(Cuda->getDevice(M.Device).setContext(),
-                  StatusCode::KernelFailed,
-                  "the CUDA context of " + M.name() + " could not be set");
+  return statusOf(
+      Cuda->getDevice(M.Device).setContext(), StatusCode::KernelFailed,
+      [&] { return "the CUDA context of " + M.name() + " could not be set"; });
 }
 
 Status PluginBackend::run(const void *Launch, const ChunkRun &C) {
@@ -516,7 +516,7 @@ Status PluginBackend::run(const void *Launch, const ChunkRun &C) {
                               CL.Entry, CL.argPtrs(), CL.Offsets.data(), CL.KA,
                               /*AsyncInfo=*/nullptr),
                           StatusCode::KernelFailed,
-                          "the kernel failed on " + M.name());
+                          [&] { return "the kernel failed on " + M.name(); });
       !S)
     return S;
   Partials.done();
@@ -555,8 +555,10 @@ Status PluginBackend::waitLane(GpuLane &Lane, int Device) {
   if (Lane.Queue.Queue)
     if (Status S = statusOf(Cuda->getDevice(Device).synchronize(&Lane.Queue),
                             StatusCode::KernelFailed,
-                            "the stream of cuda:" + std::to_string(Device) +
-                                " failed");
+                            [&] {
+                              return "the stream of cuda:" +
+                                     std::to_string(Device) + " failed";
+                            });
         !S)
       failLane(Lane, S);
   return laneStatus(Lane);
@@ -589,9 +591,11 @@ Status PluginBackend::issueCopies(GpuLane &Lane, int Device) {
                               static_cast<int64_t>(C.Size),
                               Lane.Queue.Queue ? &Lane.Queue : nullptr),
             StatusCode::CopyFailed,
-            "a copy of " + std::to_string(C.Size) +
-                " bytes from cuda:" + std::to_string(C.SrcDevice) +
-                " to cuda:" + std::to_string(Device) + " in its lane failed");
+            [&] {
+              return "a copy of " + std::to_string(C.Size) +
+                     " bytes from cuda:" + std::to_string(C.SrcDevice) +
+                     " to cuda:" + std::to_string(Device) + " in its lane";
+            });
         !S)
       failLane(Lane, S);
   }
@@ -650,12 +654,14 @@ Status PluginBackend::start(const void *Launch, const ChunkRun &C,
     Ok = statusOf(
         Gpu.launchKernel(CL.Entry, CL.argPtrs(), CL.Offsets.data(), CL.KA, Q),
         StatusCode::KernelFailed,
-        "the kernel could not be launched on " + M.name());
+        [&] { return "the kernel could not be launched on " + M.name(); });
   for (size_t I = 0; Ok && I < C.Partials.size(); ++I)
     Ok = statusOf(Gpu.dataRetrieve(Run->Slots[I].Host, Run->Slots[I].Device,
                                    C.Partials[I].Size, Q),
-                  StatusCode::KernelFailed,
-                  "a reduction's partial could not be copied from " + M.name());
+                  StatusCode::KernelFailed, [&] {
+                    return "a reduction's partial could not be copied from " +
+                           M.name();
+                  });
   if (!Ok) {
     (void)waitLane(Lane, M.Device); // the slots' copies may be queued
     if (!Run->Slots.empty())
@@ -688,8 +694,11 @@ Status PluginBackend::stagePartials(const Member &M, const ChunkRun &C,
       CL.Args[P.Arg] = reinterpret_cast<uintptr_t>(Slot.Device);
     if (Status S = statusOf(Gpu.dataSubmit(Slot.Device, Slot.Host, P.Size, Q),
                             StatusCode::KernelFailed,
-                            "a reduction's identity could not be copied to " +
-                                M.name());
+                            [&] {
+                              return "a reduction's identity could not be "
+                                     "copied to " +
+                                     M.name();
+                            });
         !S)
       return S;
   }

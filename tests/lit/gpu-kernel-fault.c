@@ -3,6 +3,10 @@
 // it fine, and the kernel is not split) is reported and the GPU leaves the
 // pool. Whether the program can go on depends on where its data lives:
 //
+// The error names the member and what failed there in the CUDA driver's
+// words (the stream's wait: an illegal memory access), once; LLVM's cuda
+// plugin does not print its own line for the same failure.
+//
 // - by default, mapped data goes to the GPU when it is mapped, with no host
 //   copy: the kernel updated data that lived only on the faulting GPU, so
 //   the program stops with that message and libomptarget aborts it (no
@@ -24,12 +28,13 @@
 // RUN: %FileCheck %s --check-prefix=STOP < %t.stop
 // CHECK: after the fault: ok
 // CHECK: split after the fault: ok
-// ERR: hetero: error: kernel {{.*}} failed on [[GPU0]]; [[GPU0]] leaves the pool
+// ERR: hetero: error: kernel {{.*}} failed on [[GPU0]] ({{.*}}illegal memory access{{.*}}); [[GPU0]] leaves the pool
 // ERR-NOT: failed on cuda:
+// ERR-NOT: Failure to synchronize
 // ERR: hetero-stats kernel={{.*}}members=[[GPU0]]:0:{{.*}}bytes_d2h={{[0-9]+}}
 // ERR-NOT: [[GPU0]]:
 // ERR: hetero-stats total
-// STOP: hetero: error: kernel {{.*}} failed on [[GPU0]]; [[GPU0]] leaves the pool
+// STOP: hetero: error: kernel {{.*}} failed on [[GPU0]] ({{.*}}illegal memory access{{.*}}); [[GPU0]] leaves the pool
 // STOP: hetero: error: kernel {{.*}} failed on [[GPU0]] and its data lived only there
 #include <stdint.h>
 #include <stdio.h>

@@ -130,6 +130,10 @@
 // their CPU part cost copies every launch. A line of the file that cannot be
 // read is ignored; the file keeps the newest MaxLines.
 //
+// The phases are ShareModel::Phase; where each may go, and the step that
+// takes it there, is the transition table in ShareModel.cpp (mayGo), which
+// every change of phase is checked against.
+//
 // The engine calls the model under its launch lock: one launch at a time.
 //
 //===----------------------------------------------------------------------===//
