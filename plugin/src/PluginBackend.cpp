@@ -7,6 +7,7 @@
 #include "DriverStatus.h"
 
 #include "hetero/Log.h"
+#include "hetero/PoolPlan.h"
 #include "hetero/Trace.h"
 
 #include "omptarget.h"
@@ -173,14 +174,9 @@ void PluginBackend::startCudaDevices() {
 }
 
 bool PluginBackend::startWorkers(StarPUPool &Workers, int NumSim) {
-  // One StarPU CPU worker per CPU-side member (each simulated accelerator,
-  // and the CPU pool, whose kernels fork their own OpenMP team over the
-  // cores). Tasks go to named workers, so more workers would only spin
-  // (StarPU's drivers poll) against that team: on an H200 node the CPU
-  // pool's chunks ran 12x slower with one worker per core.
-  // Parts of a split GPU past the first run on CPU workers of their own (a
-  // StarPU built with blocking drivers has one CUDA worker per GPU); they
-  // make the GPU's context current before each chunk.
+  // Their count is PoolPlan's rule. Parts of a split GPU past the first run
+  // on CPU workers of their own; they make the GPU's context current before
+  // each chunk.
   StarPUPool::Config C;
   for (int D = 0; D < NumCudaDevices; ++D)
     if (CudaGiven[D])
@@ -188,7 +184,7 @@ bool PluginBackend::startWorkers(StarPUPool &Workers, int NumSim) {
   C.NumGpus = static_cast<int>(C.GpuIds.size());
   if (C.NumGpus == NumCudaDevices)
     C.GpuIds.clear(); // StarPU's own numbering: all of them
-  C.NumCpus = NumSim + 1 + C.NumGpus * (GpuSplit - 1);
+  C.NumCpus = poolplan::starpuCpuWorkers(NumSim, C.NumGpus, GpuSplit);
   C.KeepUserCpus = Config.StarPUCpusSet;
   C.KeepUserCuda = Config.StarPUCudaSet;
   std::string Err;
@@ -217,7 +213,7 @@ void PluginBackend::addGpuMembers(int D, int GpuWorker, bool HavePool,
     M.Index = D * GpuSplit + P;
     M.Device = D;
     M.Part = GpuSplit > 1 ? P : -1;
-    M.Share = 32.0 / GpuSplit;
+    M.Share = poolplan::gpuMemberWeight(GpuSplit);
     M.ResidentThreads = Resident;
     M.WorkerId = !HavePool ? -1 : P == 0 ? GpuWorker : CpuWorkers.next();
     auto Node =
@@ -285,9 +281,9 @@ void PluginBackend::setCpuTeams(const StarPUPool &Workers, size_t CpuWorkers) {
   int GpuMembers = static_cast<int>(
       std::count_if(Members.begin(), Members.end(),
                     [](const Member &M) { return M.Kind == MemberKind::Gpu; }));
-  CpuThreads = Config.CpuThreads ? static_cast<int>(Config.CpuThreads)
-                                 : std::max(1, Cores - GpuMembers);
-  CpuBlocktime = GpuMembers > 0 && !std::getenv("KMP_BLOCKTIME") ? 1 : -1;
+  CpuThreads = poolplan::cpuPoolThreads(Config.CpuThreads, Cores, GpuMembers);
+  CpuBlocktime =
+      poolplan::cpuPoolBlocktime(GpuMembers, std::getenv("KMP_BLOCKTIME"));
   std::string List;
   for (const Member &M : Members)
     List += (List.empty() ? "" : ", ") + M.name();
@@ -448,16 +444,9 @@ Status PluginBackend::prepareChunk(const void *Launch, const ChunkRun &C,
   Out.KA = *L.Args;
   if (C.Windowed)
     Out.KA.Tripcount = C.Hi - C.Lo;
-  if (C.GridFraction > 0 && M.ResidentThreads && !Out.KA.NumTeams[0]) {
-    // Teams of the kernel's thread limit, else of clang's default team
-    // size for NVPTX (128 threads).
-    uint64_t Threads = Out.KA.ThreadLimit[0] ? Out.KA.ThreadLimit[0] : 128;
-    auto Teams = static_cast<uint64_t>(C.GridFraction *
-                                       static_cast<double>(M.ResidentThreads) /
-                                       static_cast<double>(Threads));
-    Out.KA.NumTeams[0] =
-        static_cast<uint32_t>(std::clamp<uint64_t>(Teams, 1, UINT32_MAX));
-  }
+  if (C.GridFraction > 0 && M.ResidentThreads && !Out.KA.NumTeams[0])
+    Out.KA.NumTeams[0] = poolplan::gpuChunkTeams(
+        C.GridFraction, M.ResidentThreads, Out.KA.ThreadLimit[0]);
   Out.Args = C.Args;
   if (W.Entry && W.Params && !NoTripCount) {
     // The first and the last iteration; a whole launch's are its loop's.
@@ -491,20 +480,12 @@ Status PluginBackend::run(const void *Launch, const ChunkRun &C) {
   if (Status S = prepareChunk(Launch, C, CL, nullptr); !S)
     return S;
   const HeteroKernel &K = *static_cast<const BackEndLaunch *>(Launch)->Kernel;
-  // The kernel's thread count (a thread_limit or num_threads clause, or 1
-  // for a kernel without a parallel region: ThreadLimit[0]) caps its CPU
-  // teams, as under the stock host plugin (where omp_get_thread_limit()
-  // reports it); else the CPU pool's size. Not 1 on a kernel with a
-  // reduction: libomp then asserts in the teams reduction's barrier after a
-  // `target nowait` (CpuTeam.h); such a kernel's teams are sized by its code.
-  int Clause =
-      static_cast<int>(std::min<uint32_t>(CL.KA.ThreadLimit[0], INT_MAX));
+  // The kernel's thread count caps its CPU teams (omp_get_thread_limit()
+  // reports it), as under the stock host plugin (CpuTeam.h).
   bool Reduces = K.Traits.Desc && !K.Traits.Desc->reductions().empty();
-  if (Clause == 1 && Reduces)
-    Clause = -1;
-  ScopedThreadLimit Limit(Clause != 0                     ? Clause
-                          : M.Kind == MemberKind::CpuPool ? CpuThreads
-                                                          : 0);
+  ScopedThreadLimit Limit(
+      poolplan::cpuChunkThreadLimit(CL.KA.ThreadLimit[0], Reduces,
+                                    M.Kind == MemberKind::CpuPool, CpuThreads));
   // Beside a GPU, the CPU pool's threads sleep soon after its teams end
   // (CpuTeam.h).
   ScopedBlocktime Sleep(M.Kind == MemberKind::CpuPool ? CpuBlocktime : -1);
