@@ -8,16 +8,16 @@
 // GPU several members, its "slots"), loads every binary on every
 // member, finds kernels, loop windows, descriptors, globals and indirect
 // functions there (PluginBackendImages.cpp), and runs one chunk of a launch
-// on one member: the engine's Backend, over LLVM's plugins. CudaNodeOps is
-// its adapter of a GPU's memory.
+// on one member: the engine's Backend, over LLVM's plugins. A CPU-side
+// member's chunk runs here, on the host plugin; a GPU member's goes to its
+// lane (GpuLanes.h) with its launch worked out here (prepareChunk).
+// CudaNodeOps is its adapter of a GPU's memory.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_PLUGIN_PLUGINBACKEND_H
 #define HETERO_PLUGIN_PLUGINBACKEND_H
 
-#include "GpuLane.h"
-#include "GpuLaunchEnvironments.h"
-#include "GpuPartialSlots.h"
+#include "GpuLanes.h"
 #include "ImageTable.h"
 
 #include "hetero/Backend.h"
@@ -185,29 +185,11 @@ private:
   void findWindows(ImageGroup &G, HeteroKernel &K);
   Status setWindow(size_t M, HeteroKernel &K, const ChunkRun &C,
                    __tgt_async_info *Lane);
-  struct ChunkLaunch;
-  struct StartedGpuChunk;
+  using ChunkLaunch = GpuLanes::ChunkLaunch;
   /// The entry, arguments and window of chunk C (an error: none to
   /// launch); a GPU's window goes in its Lane.
   Status prepareChunk(const void *Launch, const ChunkRun &C, ChunkLaunch &Out,
                       __tgt_async_info *Lane);
-  /// Takes slots for chunk C's reduction partials on GPU member M (Taken),
-  /// points their arguments in CL at them, and queues their identities'
-  /// copies in Q.
-  Status stagePartials(const Member &M, const ChunkRun &C, ChunkLaunch &CL,
-                       std::vector<GpuPartialSlots::Slot> &Taken,
-                       __tgt_async_info *Q);
-  /// Waits for what is queued on Lane (of GPU Device), under its lock.
-  Status waitLane(GpuLane &Lane, int Device);
-  /// Issues the copies waiting in Lane (of GPU Device), under its lock: in
-  /// its stream when it holds one, else each done before this returns.
-  Status issueCopies(GpuLane &Lane, int Device);
-  /// Ok, or the failure that ended Lane (GpuLane::Why).
-  static Status laneStatus(const GpuLane &Lane);
-  /// Ends Lane with S, unless it failed before.
-  static void failLane(GpuLane &Lane, const Status &S);
-  /// Makes member M's GPU context current on this thread.
-  Status gpuContext(const Member &M);
 
   const Settings &Config;
   DataLayer &Layer;
@@ -220,10 +202,6 @@ private:
   int deviceOf(int Slot) const { return Slot / GpuSplit; }
   int NumSimulated = 0;
   std::vector<bool> CudaUsable;
-  /// Per CUDA device: its chunks' reduction partials (GpuPartialSlots.h).
-  std::vector<std::unique_ptr<GpuPartialSlots>> PartialSlots;
-  /// Reduction kernels' launch environments (GpuLaunchEnvironments.h).
-  std::unique_ptr<GpuLaunchEnvironments> LaunchEnvs;
   // The GPUs this process may use: all, or its rank's (NodeShare.h).
   std::vector<bool> CudaGiven;
   // OpenMP threads of the CPU pool's kernels without a thread_limit clause
@@ -234,8 +212,8 @@ private:
   // unless the user set KMP_BLOCKTIME; -1 leaves libomp's.
   int CpuBlocktime = -1;
   Pool Members;
-  /// Per member: a GPU's lane (null for the others), shared with its node.
-  std::vector<std::shared_ptr<GpuLane>> Lanes;
+  /// The GPU members' lanes, their chunks and copies.
+  GpuLanes Gpus{Members};
   // What kept a device or the CPU out of the pool, for hetero-info.
   std::vector<std::string> LeftOut;
   ImageTable Images;
