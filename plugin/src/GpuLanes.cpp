@@ -133,7 +133,7 @@ Status GpuLanes::issueCopies(GpuLane &Lane, int Device) {
 // The kernel goes on the member's lane, after what is queued there. The
 // partials' identities go up before it and their results come back after
 // it, in that stream, through their slots' pinned twins.
-Status GpuLanes::start(const ChunkRun &C, const Prepare &PrepareChunk,
+Status GpuLanes::start(const ChunkRun &C, Prepare PrepareChunk,
                        StartedChunk &S) {
   const Member &M = Members[C.Member];
   if (C.Member >= Lanes.size() || !Lanes[C.Member])

@@ -28,9 +28,10 @@
 
 #include "PluginInterface.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -50,9 +51,10 @@ public:
     void **argPtrs() { return reinterpret_cast<void **>(Args.data()); }
   };
   /// Works out a chunk's launch; a loop window it sets goes in Queue (the
-  /// lane's stream), in order with the kernels there.
+  /// lane's stream), in order with the kernels there. A function_ref: no
+  /// allocation at each chunk's start.
   using Prepare =
-      std::function<Status(__tgt_async_info *Queue, ChunkLaunch &Out)>;
+      llvm::function_ref<Status(__tgt_async_info *Queue, ChunkLaunch &Out)>;
 
   /// Members: the pool, whose GPU members get lanes (addMember).
   explicit GpuLanes(const Pool &Members) : Members(Members) {}
@@ -72,7 +74,7 @@ public:
   /// Starts chunk C on its member's lane, after what is queued there: its
   /// window (PrepareChunk), the copies held for it, its partials'
   /// identities, the kernel, the partials' results.
-  Status start(const ChunkRun &C, const Prepare &PrepareChunk, StartedChunk &S);
+  Status start(const ChunkRun &C, Prepare PrepareChunk, StartedChunk &S);
   Status finish(StartedChunk &S);
   void release(StartedChunk &S);
   Status settle(size_t M);

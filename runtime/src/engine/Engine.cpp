@@ -125,10 +125,10 @@ Engine::~Engine() {
 }
 
 Status Engine::settleMember(size_t M, const char *Why) {
-  auto Lost = [&](const std::string &Why) {
+  auto Lost = [&](const std::string &Reason) {
     return Status::error(
         StatusCode::KernelFailed,
-        "a kernel that ran ahead on " + Members[M].name() + " failed" + Why +
+        "a kernel that ran ahead on " + Members[M].name() + " failed" + Reason +
             ", and its results with it (HETERO_RUN_AHEAD=0 waits for "
             "every launch, so that another member can run a failed member's "
             "chunks again)");
