@@ -432,9 +432,9 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
   return std::vector<bool>(Ok.begin(), Ok.end());
 }
 
-void LaunchRun::startInTurn(const std::vector<size_t> &Which,
-                            const std::function<void(size_t)> &Start,
-                            const std::function<void(size_t)> &Finish) {
+template <typename StartFn, typename FinishFn>
+void LaunchRun::startInTurn(const std::vector<size_t> &Which, StartFn &Start,
+                            FinishFn &Finish) {
   // Each member's chunks, in order.
   std::vector<std::vector<size_t>> ByMember;
   std::map<size_t, size_t> GroupOf;

@@ -200,10 +200,11 @@ private:
   /// Which[I], a member's chunks in order, its next started once its last
   /// finished. With parallel starts each member's chunks run on its start
   /// thread (the first member's on this one), behind what was posted there;
-  /// else all from this thread.
-  void startInTurn(const std::vector<size_t> &Which,
-                   const std::function<void(size_t)> &Start,
-                   const std::function<void(size_t)> &Finish);
+  /// else all from this thread. Templates, not std::function: two of those
+  /// would be allocated at every launch (defined and used in LaunchRun.cpp).
+  template <typename StartFn, typename FinishFn>
+  void startInTurn(const std::vector<size_t> &Which, StartFn &Start,
+                   FinishFn &Finish);
   /// Which, left to run ahead: posted to the members' start threads, with
   /// Kept, the back end's copy of the launch.
   std::vector<bool> postStarts(const std::vector<size_t> &Which,
