@@ -201,14 +201,13 @@ bool mostlyUntouched(const void *P, size_t Size) {
 
 Status CudaNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
   if (Size >= StagedMin && mostlyUntouched(Dst, Size)) {
-    std::unique_lock<std::mutex> Lock(Staging->Mutex, std::try_to_lock);
     // Setting the staging buffers up (pinned memory, the copy threads) is
     // paid by the first staged copy: below StagedFirstMin the driver's path
     // is faster.
-    if (Lock.owns_lock() && (Size >= StagedFirstMin || Staging->allocated()) &&
-        Staging->have(Device))
+    if (CudaStaging::Lease Pair =
+            Staging->take(Device, /*MayStart=*/Size >= StagedFirstMin))
       return stagedToHost(static_cast<char *>(Dst),
-                          static_cast<const char *>(Src), Size);
+                          static_cast<const char *>(Src), Size, Pair);
   }
   return CudaHostPins::get().inPieces(Dst, Size, [&](uint64_t At, uint64_t N) {
     return statusOf(Cuda.getDevice(Device).dataRetrieve(
@@ -222,7 +221,8 @@ Status CudaNodeOps::copyToHost(void *Dst, const void *Src, size_t Size) {
 
 // Piece I is retrieved into buffer I % 2 while piece I - 1 is copied out of
 // the other buffer into Dst.
-Status CudaNodeOps::stagedToHost(char *Dst, const char *Src, size_t Size) {
+Status CudaNodeOps::stagedToHost(char *Dst, const char *Src, size_t Size,
+                                 const CudaStaging::Lease &Pair) {
   auto &Gpu = Cuda.getDevice(Device);
   __tgt_async_info Queue[2] = {};
   size_t Pieces = (Size + CudaStaging::Piece - 1) / CudaStaging::Piece;
@@ -232,7 +232,7 @@ Status CudaNodeOps::stagedToHost(char *Dst, const char *Src, size_t Size) {
   auto What = [&] { return copyName(name(), "the host (staged)", Size); };
   auto Retrieve = [&](size_t I) {
     return statusOf(
-        Gpu.dataRetrieve(Staging->buffer(I), Src + I * CudaStaging::Piece,
+        Gpu.dataRetrieve(Pair.buffer(I), Src + I * CudaStaging::Piece,
                          static_cast<int64_t>(Bytes(I)), &Queue[I % 2]),
         StatusCode::CopyFailed, What);
   };
@@ -243,7 +243,7 @@ Status CudaNodeOps::stagedToHost(char *Dst, const char *Src, size_t Size) {
     if (Done && I + 1 < Pieces)
       Done = Retrieve(I + 1);
     if (Done)
-      sharedCopier().copy(Dst + I * CudaStaging::Piece, Staging->buffer(I),
+      sharedCopier().copy(Dst + I * CudaStaging::Piece, Pair.buffer(I),
                           Bytes(I));
   }
   // A failed step may leave the other piece in flight: wait for it.

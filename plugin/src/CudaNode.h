@@ -33,11 +33,11 @@ namespace hetero {
 ///
 /// Copies of StagedMin bytes and more (StagedFirstMin before the first) from
 /// the GPU into host memory that is mostly untouched go through two pinned
-/// staging buffers (CudaStaging.h, one pair for all GPUs): the DMA of one piece
-/// overlaps the copy of the other out of its staging buffer, done by several
-/// threads (ParallelCopy.h). The driver's own path for pageable memory is
-/// slow into fresh host pages (the host node's storage for the CPU side,
-/// which a kernel's first mixed launch fills;
+/// staging buffers (a pair of CudaStaging.h's, which all GPUs share): the DMA
+/// of one piece overlaps the copy of the other out of its staging buffer,
+/// done by several threads (ParallelCopy.h). The driver's own path for pageable
+/// memory is slow into fresh host pages (the host node's storage for the CPU
+/// side, which a kernel's first mixed launch fills;
 /// docs/measurements.md#host-copies).
 class CudaNodeOps : public NodeOps {
 public:
@@ -67,6 +67,8 @@ public:
   /// Cut where pinned host memory begins or ends (CudaHostPins.h).
   Status copyFromHost(void *Dst, const void *Src, size_t Size) override;
   Status copyToHost(void *Dst, const void *Src, size_t Size) override;
+  /// The GPU's: its parts share it.
+  int hostLink() const override { return Device; }
   /// From another GPU, or another part of this one.
   bool reachesPeer(const NodeOps &Src) const override {
     return Src.kind() == NodeKind::Gpu;
@@ -99,7 +101,8 @@ public:
   static constexpr size_t StagedFirstMin = size_t(32) << 20;
 
 private:
-  Status stagedToHost(char *Dst, const char *Src, size_t Size);
+  Status stagedToHost(char *Dst, const char *Src, size_t Size,
+                      const CudaStaging::Lease &Pair);
   /// What a copy of Size bytes is called in messages ("a copy of 8 bytes
   /// from cuda:1 to cuda:0").
   std::string copyName(const std::string &From, const std::string &To,

@@ -8,26 +8,41 @@
 namespace hetero {
 
 CudaStaging::~CudaStaging() {
-  for (char *B : Buffer)
-    if (B)
-      Cuda.data_delete(Owner, B, TARGET_ALLOC_HOST);
+  for (auto &P : Pairs)
+    for (char *B : P->Buffer)
+      if (B)
+        Cuda.data_delete(P->Owner, B, TARGET_ALLOC_HOST);
 }
 
-bool CudaStaging::have(int Device) {
-  if (Buffer[0] || Unavailable)
-    return Buffer[0];
-  for (char *&B : Buffer)
+CudaStaging::Lease CudaStaging::take(int Device, bool MayStart) {
+  Lease L;
+  std::lock_guard<std::mutex> Hold(Mutex);
+  for (auto &P : Pairs) {
+    std::unique_lock<std::mutex> Busy(P->Busy, std::try_to_lock);
+    if (Busy.owns_lock()) {
+      L.P = P.get();
+      L.Held = std::move(Busy);
+      return L;
+    }
+  }
+  if (Unavailable || Pairs.size() >= MaxPairs || (Pairs.empty() && !MayStart))
+    return L;
+  auto P = std::make_unique<Pair>();
+  for (char *&B : P->Buffer)
     B = static_cast<char *>(Cuda.data_alloc(Device, static_cast<int64_t>(Piece),
                                             nullptr, TARGET_ALLOC_HOST));
-  if (Buffer[0] && Buffer[1]) {
-    Owner = Device;
-    return true;
+  if (!P->Buffer[0] || !P->Buffer[1]) {
+    for (char *&B : P->Buffer)
+      if (B)
+        Cuda.data_delete(Device, std::exchange(B, nullptr), TARGET_ALLOC_HOST);
+    Unavailable = true; // no pinned memory: the driver's own path
+    return L;
   }
-  for (char *&B : Buffer)
-    if (B)
-      Cuda.data_delete(Device, std::exchange(B, nullptr), TARGET_ALLOC_HOST);
-  Unavailable = true; // no pinned memory: the driver's own path
-  return false;
+  P->Owner = Device;
+  L.P = P.get();
+  L.Held = std::unique_lock<std::mutex>(P->Busy);
+  Pairs.push_back(std::move(P));
+  return L;
 }
 
 } // namespace hetero

@@ -231,8 +231,11 @@ void PluginBackend::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
   for (const StarPUPool::Worker &W : Workers.workers())
     (W.IsCuda ? CudaWorker[W.DeviceId] : CpuWorkers.Ids.emplace_back()) = W.Id;
   // Held by the GPU nodes only: it goes with the last of them, while the
-  // cuda plugin still runs.
-  auto Staging = Cuda ? std::make_shared<CudaStaging>(*Cuda) : nullptr;
+  // cuda plugin still runs. A pair per GPU at most (a read back from all
+  // of them at once: DataLayer::read).
+  auto Staging = Cuda ? std::make_shared<CudaStaging>(
+                            *Cuda, static_cast<size_t>(NumCudaDevices))
+                      : nullptr;
   for (int D = 0; D < NumCudaDevices; ++D) {
     auto It = CudaWorker.find(D);
     if (!CudaGiven[D])

@@ -575,6 +575,121 @@ TEST(DataLayerHome, LargeBuffersAreSpreadOverTheAccelerators) {
   EXPECT_TRUE(L.release(R));
 }
 
+// A node the others cannot reach directly (copies between it and them go
+// through the host).
+class IslandNode : public SimulatedNodeOps {
+public:
+  using SimulatedNodeOps::SimulatedNodeOps;
+  bool reachesPeer(const NodeOps &) const override { return false; }
+};
+
+// Where the accelerators reach each other directly, an array of
+// SpreadMinBytes or more is spread at map time however much room the home
+// node has: each block crosses over its own node's link, at once, and a
+// read takes each block from its node the same way. Smaller ones go home,
+// and so does every array where one node is reachable only through the
+// host (a kernel on fewer nodes would stage what it gathers).
+TEST(DataLayerHome, LargeArraysCrossEveryLinkWhereTheNodesAreLinked) {
+  const uint64_t Size = DataLayer::SpreadMinBytes;
+  DataLayer L;
+  NodeId A = L.addNode(std::make_unique<SimulatedNodeOps>(0));
+  NodeId B = L.addNode(std::make_unique<SimulatedNodeOps>(1));
+  L.setHomeNode(A);
+  L.setSpreadNodes({A, B});
+  std::vector<char> V(Size);
+  for (size_t I = 0; I < V.size(); ++I)
+    V[I] = static_cast<char>(I * 13 + I / 4096);
+  void *P = L.allocate(Size);
+  ASSERT_TRUE(L.write(P, V.data(), Size));
+  BufferId Id = L.find(reinterpret_cast<uintptr_t>(P))->Id;
+  EXPECT_TRUE(L.validOn(A, Id).contains(0, Size / 2));
+  EXPECT_TRUE(L.validOn(A, Id).intersect(Size / 2, Size).empty());
+  EXPECT_TRUE(L.validOn(B, Id).contains(Size / 2, Size));
+  EXPECT_TRUE(L.validOn(HostNode, Id).empty());
+  std::vector<char> Got(Size);
+  ASSERT_TRUE(L.read(Got.data(), P, Size));
+  EXPECT_TRUE(Got == V);
+  EXPECT_EQ(L.stats().BytesD2H, Size);
+  // A part of it that lies on both, and one on B alone.
+  std::vector<char> Part(Size / 4);
+  ASSERT_TRUE(
+      L.read(Part.data(), static_cast<char *>(P) + 3 * Size / 8, Part.size()));
+  EXPECT_TRUE(std::equal(Part.begin(), Part.end(), V.begin() + 3 * Size / 8));
+  ASSERT_TRUE(
+      L.read(Part.data(), static_cast<char *>(P) + 5 * Size / 8, Part.size()));
+  EXPECT_TRUE(std::equal(Part.begin(), Part.end(), V.begin() + 5 * Size / 8));
+  // One byte less goes home whole.
+  void *Q = L.allocate(Size - 1);
+  ASSERT_TRUE(L.write(Q, V.data(), Size - 1));
+  EXPECT_TRUE(L.validOn(A, L.find(reinterpret_cast<uintptr_t>(Q))->Id)
+                  .contains(0, Size - 1));
+  EXPECT_TRUE(L.release(P));
+  EXPECT_TRUE(L.release(Q));
+
+  DataLayer M;
+  NodeId C = M.addNode(std::make_unique<SimulatedNodeOps>(0));
+  NodeId D = M.addNode(std::make_unique<IslandNode>(1));
+  M.setHomeNode(C);
+  M.setSpreadNodes({C, D});
+  void *R = M.allocate(Size);
+  ASSERT_TRUE(M.write(R, V.data(), Size));
+  BufferId RId = M.find(reinterpret_cast<uintptr_t>(R))->Id;
+  EXPECT_TRUE(M.validOn(C, RId).contains(0, Size));
+  EXPECT_TRUE(M.validOn(D, RId).empty());
+  EXPECT_TRUE(M.release(R));
+}
+
+// A node that says which link it crosses and counts the copies to the host
+// under way at once (each holds its link for a while).
+class LinkedNode : public SimulatedNodeOps {
+public:
+  LinkedNode(int Index, int Link, std::atomic<int> &Now, std::atomic<int> &Most)
+      : SimulatedNodeOps(Index), Link(Link), Now(Now), Most(Most) {}
+  int hostLink() const override { return Link; }
+  Status copyToHost(void *Dst, const void *Src, size_t Size) override {
+    int In = ++Now;
+    for (int Seen = Most; In > Seen && !Most.compare_exchange_weak(Seen, In);)
+      ;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    Status S = SimulatedNodeOps::copyToHost(Dst, Src, Size);
+    --Now;
+    return S;
+  }
+
+private:
+  int Link;
+  std::atomic<int> &Now, &Most;
+};
+
+// A large read from several nodes copies over each link at once, and one
+// after the other over a link that nodes share (the parts of one GPU).
+TEST(DataLayerHome, AReadBackCrossesEachLinkAtOnce) {
+  const uint64_t Size = DataLayer::ParallelReadBytes;
+  for (bool Shared : {false, true}) {
+    std::atomic<int> Now{0}, Most{0};
+    DataLayer L;
+    NodeId A = L.addNode(std::make_unique<LinkedNode>(0, 0, Now, Most));
+    NodeId B =
+        L.addNode(std::make_unique<LinkedNode>(1, Shared ? 0 : 1, Now, Most));
+    std::vector<char> V(Size);
+    for (size_t I = 0; I < V.size(); ++I)
+      V[I] = static_cast<char>(I * 5 + I / 999);
+    void *P = L.allocate(Size);
+    ASSERT_TRUE(L.write(P, V.data(), Size));
+    BufferId Id = L.find(reinterpret_cast<uintptr_t>(P))->Id;
+    // Each node writes its half.
+    ASSERT_TRUE(L.makeValid(A, Id, 0, Size / 2));
+    ASSERT_TRUE(L.makeValid(B, Id, Size / 2, Size));
+    L.markWritten(A, Id, 0, Size / 2);
+    L.markWritten(B, Id, Size / 2, Size);
+    std::vector<char> Got(Size);
+    ASSERT_TRUE(L.read(Got.data(), P, Size));
+    EXPECT_TRUE(Got == V);
+    EXPECT_EQ(Most.load(), Shared ? 1 : 2) << (Shared ? "shared" : "own");
+    EXPECT_TRUE(L.release(P));
+  }
+}
+
 // A node without room for what a launch needs evicts what earlier launches
 // used there, least recently used first: bytes only it holds go to the
 // host first, clean ones are dropped; what this launch used stays.

@@ -18,8 +18,10 @@
 //
 // Data moves when it is mapped: a write from the host (data_submit) goes
 // straight from the user's memory to the home node, the member a whole
-// launch would run on (the first GPU), and a read (data_retrieve) copies
-// straight from the nodes that hold the bytes into the user's memory. The
+// launch would run on (the first GPU), or for a large array in blocks over
+// the accelerators, each over its own link (setSpreadNodes); a read
+// (data_retrieve) copies straight from the nodes that hold the bytes into
+// the user's memory, from several at once. The
 // host node's storage is reserved address space that is committed only
 // where the host node itself holds bytes (CPU-side members, staging, small
 // pointer-sized values), so a mapped array costs no second host copy.
@@ -127,19 +129,26 @@ public:
   NodeId homeNode() const;
   /// The accelerators' nodes, in the order split launches give them
   /// iterations. A buffer larger than 1/SpreadFraction of the home node's
-  /// capacity is not written to the home node but spread over these in
-  /// equal consecutive blocks, each over its own link at once: a problem
-  /// larger than one member starts where the first split launches need it
-  /// (NodeOps::capacity; fewer than two nodes: never spread).
+  /// capacity, or of SpreadMinBytes or more where each of these nodes
+  /// reaches every other directly (NodeOps::reachesPeer: a kernel that runs
+  /// on fewer of them gathers the rest over those links), is not written to
+  /// the home node but spread over these in equal consecutive blocks, each
+  /// over its own link at once: a problem larger than one member starts
+  /// where the first split launches need it, and a large array crosses at
+  /// map time at the rate of all the links, not one's (NodeOps::capacity;
+  /// fewer than two nodes: never spread).
   void setSpreadNodes(std::vector<NodeId> Ns);
   static constexpr uint64_t SpreadFraction = 4;
+  static constexpr uint64_t SpreadMinBytes = uint64_t(64) << 20;
 
   /// Host memory -> hetero address (data_submit): valid on the home node
   /// only (on the host for a pointer-sized write, a pointer attachment, for
   /// host-resident buffers, and when the home node has no room).
   Status write(void *TgtPtr, const void *Src, uint64_t Size);
   /// Hetero address -> host memory (data_retrieve), from wherever the bytes
-  /// are valid; the host node's copy becomes valid only where it was.
+  /// are valid, over each link at once where the nodes that hold them
+  /// cross several (NodeOps::hostLink) and it reads ParallelReadBytes or
+  /// more; the host node's copy becomes valid only where it was.
   Status read(void *Dst, const void *TgtPtr, uint64_t Size);
   /// Hetero address -> hetero address (data_exchange within the device).
   Status copy(void *DstPtr, const void *SrcPtr, uint64_t Size);
@@ -293,6 +302,9 @@ public:
   /// copier's threads from ParallelHostCopy bytes on (ParallelCopy.h).
   static void hostCopy(void *Dst, const void *Src, uint64_t Size);
   static constexpr uint64_t ParallelHostCopy = uint64_t(16) << 20;
+  /// A read() of this many bytes or more from several nodes copies from
+  /// each on a thread of its own.
+  static constexpr uint64_t ParallelReadBytes = uint64_t(16) << 20;
   /// The most bytes node N holds (NodeOps::capacity), 0 when unbounded.
   uint64_t capacity(NodeId N) const { return Nodes[N]->capacity(); }
   /// Per node, in NodeId order (NodeBytes).
@@ -498,7 +510,8 @@ private:
   void holdBytes(NodeId N, uint64_t Size, bool Grow);
   NodeId Home = HostNode;
   std::vector<NodeId> Spread;
-  uint64_t Epoch = 1; // newEpoch()
+  bool SpreadPeers = false; // each of Spread reaches every other directly
+  uint64_t Epoch = 1;       // newEpoch()
   mutable HeldMutex Mutex;
   /// loadRange() answers kept per buffer (the windows of a few share
   /// choices, a few buffers each).

@@ -88,6 +88,9 @@ public:
   virtual Status copyFromHost(void *Dst, const void *Src, size_t Size) = 0;
   /// This node -> host memory.
   virtual Status copyToHost(void *Dst, const void *Src, size_t Size) = 0;
+  /// The link its copies to and from the host go over: nodes that give the
+  /// same value share it (the parts of one GPU); -1, by default: its own.
+  virtual int hostLink() const { return -1; }
   /// Whether this node copies from Src's storage without staging through
   /// the host (copyFromPeer, queueCopyFromPeer); where not, the caller
   /// stages through node 0. By default no.

@@ -343,8 +343,15 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
   if (mayHoldPointers(B, Off, Hi))
     return false;
   char *Out = static_cast<char *>(Dst);
-  // Host first (a memcpy), then the other nodes in order; bytes valid
-  // nowhere were never written and read as the host's (untouched) storage.
+  // Where each byte comes from: the host first (a memcpy), then the other
+  // nodes in order; bytes valid nowhere were never written and read as the
+  // host's (untouched) storage.
+  struct Piece {
+    NodeId S;
+    Range R;
+    Status Copied;
+  };
+  std::vector<Piece> Pieces;
   std::vector<Range> Missing = {{Off, Hi}};
   for (NodeId S = 0; S < NodeId(Nodes.size()) && !Missing.empty(); ++S) {
     std::vector<Range> StillMissing;
@@ -353,29 +360,7 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
       for (const Range &Have : B.Valid[S].intersect(M.Lo, M.Hi)) {
         if (Have.Lo > Cursor)
           StillMissing.push_back({Cursor, Have.Lo});
-        const char *From = static_cast<char *>(B.NodePtr[S]) + Have.Lo;
-        uint64_t Len = Have.Hi - Have.Lo;
-        double TraceBegin = trace::on() ? trace::now() : 0;
-        if (S == HostNode) {
-          hostCopy(Out + (Have.Lo - Off), From, Len);
-        } else if (Status Settled = settleLocked(S, "host reads"); !Settled) {
-          Result = Settled;
-          return true;
-        } else if (Status Copied =
-                       Nodes[S]->copyToHost(Out + (Have.Lo - Off), From, Len);
-                   !Copied) {
-          Result =
-              Status::error(StatusCode::CopyFailed,
-                            "a copy of " + std::to_string(Len) +
-                                " bytes from " + Nodes[S]->name() +
-                                " to the host failed: " + Copied.message());
-          return true;
-        } else {
-          if (trace::on())
-            traceCopy(*Nodes[S], S, *Nodes[HostNode], HostNode, Len,
-                      TraceBegin);
-          Stats.BytesD2H += Len;
-        }
+        Pieces.push_back({S, Have, Status()});
         Cursor = Have.Hi;
       }
       if (Cursor < M.Hi)
@@ -384,9 +369,71 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
     Missing.swap(StillMissing);
   }
   for (const Range &M : Missing)
-    std::memcpy(Out + (M.Lo - Off), reinterpret_cast<char *>(B.Base) + M.Lo,
-                M.Hi - M.Lo);
+    Pieces.push_back({HostNode, M, Status()});
+  // What ran ahead on a node that holds some of them writes them first.
+  std::vector<NodeId> From;
+  for (const Piece &P : Pieces)
+    if (P.S != HostNode &&
+        std::find(From.begin(), From.end(), P.S) == From.end()) {
+      if (Status Settled = settleLocked(P.S, "host reads"); !Settled) {
+        Result = Settled;
+        return true;
+      }
+      From.push_back(P.S);
+    }
+  // The nodes' pieces by the link they cross (NodeOps::hostLink), each
+  // link's in turn.
+  std::vector<std::vector<NodeId>> Links;
+  for (NodeId S : From) {
+    int Link = Nodes[S]->hostLink();
+    auto It = std::find_if(Links.begin(), Links.end(), [&](const auto &L) {
+      return Link >= 0 && Nodes[L.front()]->hostLink() == Link;
+    });
+    if (It == Links.end())
+      Links.push_back({S});
+    else
+      It->push_back(S);
+  }
+  auto CopyOver = [&](const std::vector<NodeId> &Link) {
+    for (Piece &P : Pieces)
+      if (std::find(Link.begin(), Link.end(), P.S) != Link.end())
+        P.Copied = Nodes[P.S]->copyToHost(
+            Out + (P.R.Lo - Off), static_cast<char *>(B.NodePtr[P.S]) + P.R.Lo,
+            P.R.Hi - P.R.Lo);
+  };
+  double TraceBegin = trace::on() ? trace::now() : 0;
+  for (const Piece &P : Pieces)
+    if (P.S == HostNode)
+      hostCopy(Out + (P.R.Lo - Off), reinterpret_cast<char *>(B.Base) + P.R.Lo,
+               P.R.Hi - P.R.Lo);
+  // Several links at once (as writeSpread).
+  std::vector<std::thread> Others;
+  if (Links.size() > 1 && Size >= ParallelReadBytes)
+    for (size_t I = 1; I < Links.size(); ++I)
+      Others.emplace_back(CopyOver, std::cref(Links[I]));
+  for (size_t I = 0; I < Links.size(); ++I)
+    if (I == 0 || Others.empty())
+      CopyOver(Links[I]);
+  for (std::thread &T : Others)
+    T.join();
   Result = Status();
+  for (const Piece &P : Pieces) {
+    if (P.S == HostNode)
+      continue;
+    uint64_t Len = P.R.Hi - P.R.Lo;
+    if (!P.Copied) {
+      if (Result)
+        Result =
+            Status::error(StatusCode::CopyFailed,
+                          "a copy of " + std::to_string(Len) + " bytes from " +
+                              Nodes[P.S]->name() +
+                              " to the host failed: " + P.Copied.message());
+      continue;
+    }
+    if (trace::on())
+      traceCopy(*Nodes[P.S], P.S, *Nodes[HostNode], HostNode, Len, TraceBegin);
+    Stats.BytesD2H += Len;
+  }
   return true;
 }
 

@@ -18,11 +18,18 @@ void DataLayer::holdBytes(NodeId N, uint64_t Size, bool Grow) {
 void DataLayer::setSpreadNodes(std::vector<NodeId> Ns) {
   Lock L(Mutex);
   Spread = std::move(Ns);
+  SpreadPeers = Spread.size() >= 2;
+  for (NodeId To : Spread)
+    for (NodeId From : Spread)
+      SpreadPeers =
+          SpreadPeers && (To == From || Nodes[To]->reachesPeer(*Nodes[From]));
 }
 
 bool DataLayer::spreads(const Buffer &B) const {
   if (Spread.size() < 2 || Home == HostNode || B.HostResident || B.External)
     return false;
+  if (SpreadPeers && B.Size >= SpreadMinBytes)
+    return true;
   uint64_t Room = Nodes[Home]->capacity();
   return Room && B.Size > Room / SpreadFraction;
 }
