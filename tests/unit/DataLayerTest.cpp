@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
 #include <cstring>
+#include <future>
+#include <mutex>
 #include <numeric>
 #include <thread>
 #include <vector>
@@ -688,6 +691,77 @@ TEST(DataLayerHome, AReadBackCrossesEachLinkAtOnce) {
     EXPECT_EQ(Most.load(), Shared ? 1 : 2) << (Shared ? "shared" : "own");
     EXPECT_TRUE(L.release(P));
   }
+}
+
+// A node whose copies from the host wait until the test opens its gate.
+class GatedNode : public SimulatedNodeOps {
+public:
+  using SimulatedNodeOps::SimulatedNodeOps;
+  Status copyFromHost(void *Dst, const void *Src, size_t Size) override {
+    if (Size >= DataLayer::SpreadMinBytes / 4) {
+      std::unique_lock<std::mutex> L(M);
+      Entered = true;
+      Changed.notify_all();
+      Changed.wait(L, [&] { return Open; });
+    }
+    return SimulatedNodeOps::copyFromHost(Dst, Src, Size);
+  }
+  void waitEntered() {
+    std::unique_lock<std::mutex> L(M);
+    Changed.wait(L, [&] { return Entered; });
+  }
+  void open() {
+    std::lock_guard<std::mutex> L(M);
+    Open = true;
+    Changed.notify_all();
+  }
+
+private:
+  std::mutex M;
+  std::condition_variable Changed;
+  bool Entered = false, Open = false;
+};
+
+// A large map-time copy runs without the layer's lock: while one thread's
+// copy to a GPU is under way, another thread maps, reads and frees other
+// arrays (before, it waited for the copy); a free of the array being copied
+// waits for the copy to end.
+TEST(DataLayerLocks, AMapTimeCopyHoldsUpOnlyItsOwnArray) {
+  const uint64_t Big = DataLayer::SpreadMinBytes / 4;
+  DataLayer L;
+  auto Node = std::make_unique<GatedNode>(0);
+  GatedNode &Gate = *Node;
+  NodeId A = L.addNode(std::move(Node));
+  L.setHomeNode(A);
+  std::vector<char> V(Big, 7);
+  void *P = L.allocate(Big);
+  std::thread Writer([&] { EXPECT_TRUE(L.write(P, V.data(), Big)); });
+  Gate.waitEntered();
+  // The writer's copy is held at the gate.
+  auto Others = std::async(std::launch::async, [&] {
+    std::vector<char> W(4096, 3), Got(4096);
+    void *Q = L.allocate(W.size());
+    bool Ok = Q && L.write(Q, W.data(), W.size()).ok() &&
+              L.read(Got.data(), Q, Got.size()).ok() && Got == W &&
+              L.release(Q).ok();
+    return Ok;
+  });
+  bool Done =
+      Others.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  EXPECT_TRUE(Done) << "another array's map waited for the copy";
+  std::atomic<bool> Freed{false};
+  std::thread Freer([&] {
+    EXPECT_TRUE(L.release(P));
+    Freed = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(Freed.load()) << "the array was freed under its copy";
+  Gate.open();
+  Writer.join();
+  Freer.join();
+  EXPECT_TRUE(Freed.load());
+  if (Done)
+    EXPECT_TRUE(Others.get());
 }
 
 // A node without room for what a launch needs evicts what earlier launches

@@ -33,7 +33,11 @@
 // Buffers are named by their hetero base address (BufferId) and reached only
 // through the layer, under its lock: a caller never holds a buffer itself,
 // so a buffer freed meanwhile is an error (NotMapped), never a dangling
-// pointer. The layer prints nothing: failures come back as a Status.
+// pointer. A map-time copy (write(), read()) of UnlockedCopyBytes or more
+// runs without the lock, its buffer marked busy: another thread's map,
+// launch or read of other buffers goes on meanwhile; a free of that buffer
+// waits for the copy, and eviction passes it by. The layer prints nothing:
+// failures come back as a Status.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_DATALAYER_H
@@ -355,6 +359,7 @@ private:
   /// count, signed).
   using ScanKey = std::tuple<uint64_t, unsigned, uint64_t, uint64_t, bool>;
   using Lock = std::lock_guard<HeldMutex>;
+  using HeldLock = std::unique_lock<HeldMutex>;
 
   // The helpers below run under Mutex, taken by the public functions (the
   // *Locked ones assert it).
@@ -424,12 +429,21 @@ private:
   /// room there, a copy that failed, which is a warning). An error when
   /// what ran ahead on the home node failed.
   Status writeHome(Buffer &B, uint64_t Off, const void *Src, uint64_t Size,
-                   bool &Written);
+                   bool &Written, HeldLock &L);
   /// Whether write()s to B go to the spread nodes (setSpreadNodes).
   bool spreads(const Buffer &B) const;
   /// write() over the spread nodes: each block that finds room (and a copy
   /// that succeeds) there, the rest on the host.
-  Status writeSpread(Buffer &B, uint64_t Off, const void *Src, uint64_t Size);
+  Status writeSpread(Buffer &B, uint64_t Off, const void *Src, uint64_t Size,
+                     HeldLock &L);
+  /// Runs Copy (Bytes of B to or from the host) without the lock L holds
+  /// where Bytes is UnlockedCopyBytes or more, B busy meanwhile (see the
+  /// banner); under it otherwise, and where L is null.
+  template <typename Fn>
+  void unlockedCopy(HeldLock *L, Buffer &B, uint64_t Bytes, Fn &&Copy);
+  static constexpr uint64_t UnlockedCopyBytes = uint64_t(1) << 20;
+  /// A buffer's busy count fell (unlockedCopy).
+  std::condition_variable_any BusyDone;
   /// Storage for [Lo, Hi) of B on N, and N settled for a host write there;
   /// Ready false when N has no room. An error when what ran ahead on N
   /// failed.
@@ -440,9 +454,10 @@ private:
   void noteWriteAt(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi,
                    const Status &Copied, double TraceBegin);
   /// read() of [Off, Off + Size) of B into Dst without the host's copy;
-  /// false (nothing promised) when pointer slots need the host's view.
+  /// false (nothing promised) when pointer slots need the host's view. The
+  /// copies run without the lock L holds, where given (unlockedCopy).
   bool readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
-                  Status &Result);
+                  Status &Result, HeldLock *L = nullptr);
   /// Whether [Lo, Hi) of B may hold pointer slots (hetero addresses only
   /// the host's view has).
   static bool mayHoldPointers(const Buffer &B, uint64_t Lo, uint64_t Hi);

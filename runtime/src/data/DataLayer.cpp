@@ -128,7 +128,12 @@ void *DataLayer::allocate(uint64_t Size) {
 }
 
 Status DataLayer::release(void *Ptr) {
-  Lock L(Mutex);
+  HeldLock L(Mutex);
+  // A copy to or from the host without the lock finishes first.
+  BusyDone.wait(L, [&] {
+    auto It = Buffers.find(reinterpret_cast<uintptr_t>(Ptr));
+    return It == Buffers.end() || !It->second->Busy;
+  });
   (void)waitAllQueuedLocked(); // a failed copy's ranges are dropped anyway
   auto It = Buffers.find(reinterpret_cast<uintptr_t>(Ptr));
   if (It == Buffers.end() || It->second->External)
@@ -282,7 +287,7 @@ void DataLayer::hostCopy(void *Dst, const void *Src, uint64_t Size) {
 }
 
 Status DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
-  Lock L(Mutex);
+  HeldLock L(Mutex);
   if (Status S = waitAllQueuedLocked(); !S)
     return S;
   Buffer *B;
@@ -298,13 +303,13 @@ Status DataLayer::write(void *TgtPtr, const void *Src, uint64_t Size) {
       pointersIn(Off, Src, Size);
   bool AtHome = false;
   if (Slots.empty() && Size != sizeof(void *) && spreads(*B))
-    return writeSpread(*B, Off, Src, Size);
+    return writeSpread(*B, Off, Src, Size, L);
   if (Slots.empty())
-    if (Status S = writeHome(*B, Off, Src, Size, AtHome); !S)
+    if (Status S = writeHome(*B, Off, Src, Size, AtHome, L); !S)
       return S;
   if (AtHome)
     return Status();
-  hostCopy(TgtPtr, Src, Size);
+  unlockedCopy(&L, *B, Size, [&] { hostCopy(TgtPtr, Src, Size); });
   for (const auto &[At, Value] : Slots)
     B->PointerSlots[At] = Value;
   markWrittenLocked(HostNode, *B, Off, Off + Size);
@@ -338,7 +343,7 @@ bool DataLayer::mayHoldPointers(const Buffer &B, uint64_t Lo, uint64_t Hi) {
 }
 
 bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
-                           Status &Result) {
+                           Status &Result, HeldLock *L) {
   uint64_t Hi = Off + Size;
   if (mayHoldPointers(B, Off, Hi))
     return false;
@@ -402,20 +407,22 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
             P.R.Hi - P.R.Lo);
   };
   double TraceBegin = trace::on() ? trace::now() : 0;
-  for (const Piece &P : Pieces)
-    if (P.S == HostNode)
-      hostCopy(Out + (P.R.Lo - Off), reinterpret_cast<char *>(B.Base) + P.R.Lo,
-               P.R.Hi - P.R.Lo);
-  // Several links at once (as writeSpread).
-  std::vector<std::thread> Others;
-  if (Links.size() > 1 && Size >= ParallelReadBytes)
-    for (size_t I = 1; I < Links.size(); ++I)
-      Others.emplace_back(CopyOver, std::cref(Links[I]));
-  for (size_t I = 0; I < Links.size(); ++I)
-    if (I == 0 || Others.empty())
-      CopyOver(Links[I]);
-  for (std::thread &T : Others)
-    T.join();
+  unlockedCopy(L, B, Size, [&] {
+    for (const Piece &P : Pieces)
+      if (P.S == HostNode)
+        hostCopy(Out + (P.R.Lo - Off),
+                 reinterpret_cast<char *>(B.Base) + P.R.Lo, P.R.Hi - P.R.Lo);
+    // Several links at once (as writeSpread).
+    std::vector<std::thread> Others;
+    if (Links.size() > 1 && Size >= ParallelReadBytes)
+      for (size_t I = 1; I < Links.size(); ++I)
+        Others.emplace_back(CopyOver, std::cref(Links[I]));
+    for (size_t I = 0; I < Links.size(); ++I)
+      if (I == 0 || Others.empty())
+        CopyOver(Links[I]);
+    for (std::thread &T : Others)
+      T.join();
+  });
   Result = Status();
   for (const Piece &P : Pieces) {
     if (P.S == HostNode)
@@ -438,7 +445,7 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
 }
 
 Status DataLayer::read(void *Dst, const void *TgtPtr, uint64_t Size) {
-  Lock L(Mutex);
+  HeldLock L(Mutex);
   if (Status S = waitAllQueuedLocked(); !S)
     return S;
   Buffer *B;
@@ -446,11 +453,11 @@ Status DataLayer::read(void *Dst, const void *TgtPtr, uint64_t Size) {
   if (Status S = findRange(TgtPtr, Size, "read", B, Off); !S)
     return S;
   Status Direct;
-  if (readDirect(*B, Off, Dst, Size, Direct))
+  if (readDirect(*B, Off, Dst, Size, Direct, &L))
     return Direct;
   if (Status S = makeValidLocked(HostNode, *B, Off, Off + Size); !S)
     return S;
-  hostCopy(Dst, TgtPtr, Size);
+  unlockedCopy(&L, *B, Size, [&] { hostCopy(Dst, TgtPtr, Size); });
   return Status();
 }
 

@@ -54,9 +54,27 @@ struct DataLayer::Buffer {
   std::map<ScanKey, std::optional<std::pair<int64_t, int64_t>>> Scans;
   /// Changes whenever the buffer is written (unique over all buffers).
   uint64_t Generation = 0;
+  /// Copies to or from the host under way without the layer's lock
+  /// (DataLayer::unlockedCopy): its storage is neither freed nor evicted.
+  unsigned Busy = 0;
 
   bool containsAddr(uintptr_t P) const { return P >= Base && P <= Base + Size; }
 };
+
+template <typename Fn>
+void DataLayer::unlockedCopy(HeldLock *L, Buffer &B, uint64_t Bytes,
+                             Fn &&Copy) {
+  if (!L || Bytes < UnlockedCopyBytes) {
+    Copy();
+    return;
+  }
+  ++B.Busy;
+  L->unlock();
+  Copy();
+  L->lock();
+  --B.Busy;
+  BusyDone.notify_all();
+}
 
 /// A copy between two nodes, begun at BeginUs, in the trace: on the lane of
 /// the node that is not the host (the destination's for d2d).

@@ -65,7 +65,7 @@ void DataLayer::noteWriteAt(NodeId N, Buffer &B, uint64_t Lo, uint64_t Hi,
 }
 
 Status DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
-                            uint64_t Size, bool &Written) {
+                            uint64_t Size, bool &Written, HeldLock &L) {
   Written = false;
   // Pointer-sized writes may be pointer attachments, whose slots are kept in
   // the host's view; host-resident buffers live on the host.
@@ -77,14 +77,16 @@ Status DataLayer::writeHome(Buffer &B, uint64_t Off, const void *Src,
     return S;
   char *Dst = static_cast<char *>(B.NodePtr[Home]) + Off;
   double TraceBegin = trace::on() ? trace::now() : 0;
-  Status Copied = Nodes[Home]->copyFromHost(Dst, Src, Size);
+  Status Copied;
+  unlockedCopy(&L, B, Size,
+               [&] { Copied = Nodes[Home]->copyFromHost(Dst, Src, Size); });
   Written = Copied.ok();
   noteWriteAt(Home, B, Off, Off + Size, Copied, TraceBegin);
   return Status();
 }
 
 Status DataLayer::writeSpread(Buffer &B, uint64_t Off, const void *Src,
-                              uint64_t Size) {
+                              uint64_t Size, HeldLock &L) {
   struct Piece {
     NodeId N;
     uint64_t Lo, Hi;
@@ -111,13 +113,15 @@ Status DataLayer::writeSpread(Buffer &B, uint64_t Off, const void *Src,
   };
   double TraceBegin = trace::on() ? trace::now() : 0;
   // Each member over its own link, at once.
-  std::vector<std::thread> Others;
-  for (size_t I = 1; I < Pieces.size(); ++I)
-    Others.emplace_back(Copy, std::ref(Pieces[I]));
-  if (!Pieces.empty())
-    Copy(Pieces[0]);
-  for (std::thread &T : Others)
-    T.join();
+  unlockedCopy(&L, B, Size, [&] {
+    std::vector<std::thread> Others;
+    for (size_t I = 1; I < Pieces.size(); ++I)
+      Others.emplace_back(Copy, std::ref(Pieces[I]));
+    if (!Pieces.empty())
+      Copy(Pieces[0]);
+    for (std::thread &T : Others)
+      T.join();
+  });
   for (const Piece &P : Pieces) {
     if (P.Ready) // else no room there
       noteWriteAt(P.N, B, P.Lo, P.Hi, P.Copied, TraceBegin);
@@ -278,8 +282,8 @@ Status DataLayer::evictLocked(NodeId N, uint64_t Bytes) {
   std::vector<Victim> Victims;
   uint64_t Kept = 0; // what this launch uses there
   for (auto &[Base, B] : Buffers) {
-    if (B->External || !B->NodePtr[N])
-      continue;
+    if (B->External || !B->NodePtr[N] || B->Busy)
+      continue; // a busy one is being copied without the lock
     RangeSet Free;
     if (!B->Backed[N].empty())
       Free = evictableLocked(N, *B);
