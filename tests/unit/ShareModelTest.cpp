@@ -682,6 +682,9 @@ TEST(ShareModel, PersistedFollowerFollowsTheLeadersChoice) {
            "settled-accel[x]\tlaunches=1000 gain=1 move=10 "
            "mixed=cuda:0=3,cuda:1=3,cpu=1\n"
         << "cuda:0,cuda:1,cpu\tlight\tcuda:0,cuda:1,cpu\tcuda:0=1,cuda:1=1\t"
+           "settled-follow[heavy]\tleader=heavy\n"
+        // The leader named only in the text for people: settled alone.
+        << "cuda:0,cuda:1,cpu\tother\tcuda:0,cuda:1,cpu\tcuda:0=1,cuda:1=1\t"
            "settled-follow[heavy]\n";
   }
   ShareModel M(true);
@@ -696,6 +699,41 @@ TEST(ShareModel, PersistedFollowerFollowsTheLeadersChoice) {
   S = M.shares("light", P, Static, Note, 6500);
   EXPECT_EQ(Note.rfind("settled-follow[heavy]:", 0), 0u) << Note;
   EXPECT_NEAR(fraction(S, 2), 1.0 / 7, 1e-9);
+  S = M.shares("other", P, Static, Note, 6500);
+  EXPECT_EQ(Note.rfind("persisted-settled-follow[heavy]:", 0), 0u) << Note;
+  EXPECT_EQ(S.size(), 2u);
+}
+
+// What a later run acts on is written as fields, not text: a follower's
+// leader and the accelerators' time that mixed shares were chosen against
+// go back and forth; a malformed or unknown field drops its line.
+TEST(ShareModel, PersistedFieldsRoundTrip) {
+  Pool P = gpuGpuCpu();
+  ShareModel::PersistedFields F;
+  F.AccelWall = 0.0125;
+  F.Leader = "heavy#16";
+  F.Mixed = {{0, 3}, {1, 3}, {2, 1}};
+  F.Launches = 70;
+  F.Gain = 0.001;
+  F.MoveCost = 0.02;
+  std::string Text = ShareModel::writeFields(P, F);
+  EXPECT_EQ(Text, "accel=0.0125 leader=heavy#16 launches=70 gain=0.001 "
+                  "move=0.02 mixed=cuda:0=3,cuda:1=3,cpu=1");
+  ShareModel::PersistedFields G;
+  ASSERT_TRUE(ShareModel::readFields(Text, P, G));
+  EXPECT_EQ(G.AccelWall, F.AccelWall);
+  EXPECT_EQ(G.Leader, F.Leader);
+  EXPECT_EQ(G.Launches, F.Launches);
+  EXPECT_EQ(G.Gain, F.Gain);
+  EXPECT_EQ(G.MoveCost, F.MoveCost);
+  ASSERT_EQ(G.Mixed.size(), 3u);
+  EXPECT_EQ(G.Mixed[2].Member, 2u);
+  for (const char *Bad : {"accel=x", "accel=", "colour=blue", "gain=1",
+                          "leader=", "launches=1 gain=1 move=1 mixed=cuda:7=1",
+                          "accel=-1", "word"}) {
+    ShareModel::PersistedFields H;
+    EXPECT_FALSE(ShareModel::readFields(Bad, P, H)) << Bad;
+  }
 }
 
 // Refined mixed shares move little; the move that counts is the first, from

@@ -260,6 +260,23 @@ public:
   /// kernels' lines (newest first, at most MaxLines). False when the file
   /// could not be written.
   bool save(const std::string &Path, const Pool &P) const;
+  /// What a later run acts on besides the settled shares: the file's
+  /// last field (ShareFile.cpp), never parsed out of Why.
+  struct PersistedFields {
+    // Mixed shares that were timed, and what they cost and saved.
+    std::vector<Share> Mixed;
+    uint64_t Launches = 0;
+    double Gain = 0, MoveCost = 0;
+    // The accelerators' launch that mixed shares were chosen against (s),
+    // and the kernel a follower settled with.
+    double AccelWall = 0;
+    std::string Leader;
+  };
+  /// The last field's <name>=<value> words (ShareFile.cpp); false for a
+  /// malformed or unknown one.
+  static bool readFields(const std::string &Text, const Pool &P,
+                         PersistedFields &F);
+  static std::string writeFields(const Pool &P, const PersistedFields &F);
 
   /// Where a kernel's launches of one problem size stand (see above). A
   /// phase "X" hands out the shares under trial and moves the data to them;
@@ -308,6 +325,7 @@ private:
     double MoveCost = 0;        // once, of moving to the mixed boundaries
     double LastWall = 0;        // of the last launch: 0 unknown
     std::string Leader;         // key of the kernel followed (Phase::Follow)
+    bool Followed = false;      // settled with the leader's shares
     uint64_t LeaderSeen = 0;    // the leader's Launches at the last look
     int LeaderIdle = 0;         // own launches since the leader last launched
     double MinWall = 0;         // of its launches: 0 unknown
@@ -414,19 +432,13 @@ private:
   void handOut(Entry &E, const std::vector<Share> &Static, std::string &Note);
 
   /// A settled entry of an earlier run: who could take chunks, the shares.
-  struct Persisted {
+  struct Persisted : PersistedFields {
     std::vector<size_t> Candidates;
     std::vector<Share> Settled;
     std::string Why;
-    // Mixed shares that were timed, and what they cost and saved.
-    std::vector<Share> Mixed;
-    uint64_t Launches = 0;
-    double Gain = 0, MoveCost = 0;
-    // From Why: the accelerators' launch that mixed shares were chosen
-    // against (s), and the kernel a follower followed.
-    double AccelWall = 0;
-    std::string Leader;
-    void readWhy();
+    /// Whether that run settled on its mixed shares (their verdict is
+    /// checked again: restore()).
+    bool settledMixed() const;
   };
 
   /// Per candidate set, what its first one-accelerator trial decided: the

@@ -2,13 +2,15 @@
 //
 // ShareModel's persistence (HETERO_SHARES_FILE), apart from its decisions:
 // one line per settled kernel and candidate set,
-//   <pool>\t<key>\t<candidates>\t<member>=<weight>,...\t<why>[\t<mixed>]
+//   <pool>\t<key>\t<candidates>\t<member>=<weight>,...\t<why>[\t<fields>]
+// (<why> for people; what a later run acts on is in <fields>: readFields)
 // read at start (lines of another pool or a bad field are skipped), written
 // at exit whole and renamed, so that a reader sees the old file or the new.
 //
 //===----------------------------------------------------------------------===//
 #include "hetero/ShareModel.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -65,19 +67,73 @@ static std::string writeShares(const Pool &P, const std::vector<Share> &S) {
   return Out;
 }
 
-/// What the persisted Why says that a later run acts on: the
-/// accelerators' time beside mixed shares ("...accel=<ms>ms..."), the
-/// leader of a follower ("settled-follow[<key>]").
-void ShareModel::Persisted::readWhy() {
-  size_t At = Why.find("accel=");
-  double AccelMs = 0;
-  if (At != std::string::npos &&
-      std::sscanf(Why.c_str() + At, "accel=%lfms", &AccelMs) == 1 &&
-      AccelMs > 0)
-    AccelWall = AccelMs / 1e3;
-  static const std::string Follow = "settled-follow[";
-  if (Why.rfind(Follow, 0) == 0 && Why.back() == ']')
-    Leader = Why.substr(Follow.size(), Why.size() - Follow.size() - 1);
+bool ShareModel::Persisted::settledMixed() const {
+  return !Mixed.empty() && Mixed.size() == Settled.size() &&
+         std::equal(Mixed.begin(), Mixed.end(), Settled.begin(),
+                    [](const Share &A, const Share &B) {
+                      return A.Member == B.Member && A.Weight == B.Weight;
+                    });
+}
+
+/// The sixth field: what a later run acts on, as <name>=<value> words in
+/// any order (Why is for people only). accel=<s>: the accelerators' launch
+/// that mixed shares were chosen against; leader=<key>: the kernel a
+/// follower settled with; launches=<n> gain=<s> move=<s> mixed=<shares>,
+/// all four or none: mixed shares that were timed, and what they would
+/// save per launch and cost once. False for a malformed or unknown word.
+bool ShareModel::readFields(const std::string &Text, const Pool &P,
+                            PersistedFields &F) {
+  unsigned Costs = 0;
+  for (const std::string &W : splitOn(Text, ' ')) {
+    size_t Eq = W.find('=');
+    if (W.empty())
+      continue;
+    if (Eq == std::string::npos)
+      return false;
+    std::string Name = W.substr(0, Eq), Value = W.substr(Eq + 1);
+    char *End = nullptr;
+    const char *V = Value.c_str();
+    if (Name == "accel")
+      F.AccelWall = std::strtod(V, &End);
+    else if (Name == "gain")
+      F.Gain = std::strtod(V, &End), ++Costs;
+    else if (Name == "move")
+      F.MoveCost = std::strtod(V, &End), ++Costs;
+    else if (Name == "launches")
+      F.Launches = std::strtoull(V, &End, 10), ++Costs;
+    else if (Name == "leader" && !Value.empty())
+      F.Leader = Value, End = const_cast<char *>(V + Value.size());
+    else if (Name == "mixed" && readShares(Value, P, F.Mixed))
+      End = const_cast<char *>(V + Value.size()), ++Costs;
+    if (!End || End == V || *End != 0)
+      return false;
+  }
+  return (Costs == 0 || Costs == 4) && F.AccelWall >= 0 && F.MoveCost >= 0;
+}
+
+std::string ShareModel::writeFields(const Pool &P, const PersistedFields &F) {
+  std::string Out;
+  auto Word = [&](const std::string &W) {
+    Out += (Out.empty() ? "" : " ") + W;
+  };
+  char Num[64];
+  if (F.AccelWall > 0) {
+    std::snprintf(Num, sizeof(Num), "accel=%.9g", F.AccelWall);
+    Word(Num);
+  }
+  if (!F.Leader.empty())
+    Word("leader=" + F.Leader);
+  if (F.Gain > 0 && !F.Mixed.empty()) {
+    std::snprintf(Num, sizeof(Num), "launches=%llu",
+                  static_cast<unsigned long long>(F.Launches));
+    Word(Num);
+    std::snprintf(Num, sizeof(Num), "gain=%.9g", F.Gain);
+    Word(Num);
+    std::snprintf(Num, sizeof(Num), "move=%.9g", F.MoveCost);
+    Word(Num);
+    Word("mixed=" + writeShares(P, F.Mixed));
+  }
+  return Out;
 }
 
 size_t ShareModel::load(const std::string &Path, const Pool &P) {
@@ -105,20 +161,8 @@ size_t ShareModel::load(const std::string &Path, const Pool &P) {
       Ok &= (E.Candidates.emplace_back(Index(Name)) < P.size());
     Ok &= readShares(F[3], P, E.Settled);
     E.Why = F[4];
-    E.readWhy();
-    // Mixed shares that did not repay their move in that run's launches,
-    // with what they would save: a run as long may choose them now.
-    if (Ok && F.size() == 6) {
-      std::vector<std::string> M = splitOn(F[5], ' ');
-      unsigned long long N = 0;
-      Ok &= M.size() == 4 &&
-            std::sscanf(M[0].c_str(), "launches=%llu", &N) == 1 &&
-            std::sscanf(M[1].c_str(), "gain=%lf", &E.Gain) == 1 &&
-            std::sscanf(M[2].c_str(), "move=%lf", &E.MoveCost) == 1 &&
-            M[3].rfind("mixed=", 0) == 0 &&
-            readShares(M[3].substr(6), P, E.Mixed);
-      E.Launches = N;
-    }
+    if (Ok && F.size() == 6)
+      Ok &= readFields(F[5], P, E);
     if (Ok && !E.Settled.empty())
       Earlier[F[1] + "\t" + F[2]] = std::move(E);
   }
@@ -146,13 +190,16 @@ bool ShareModel::save(const std::string &Path, const Pool &P) const {
       Cands += (Cands.empty() ? "" : ",") + P[M].name();
     std::string Line = Sig + "\t" + Key + "\t" + Cands + "\t" +
                        writeShares(P, E.Settled) + "\t" + E.Why;
-    if (E.Gain > 0 && !E.Mixed.empty()) {
-      char Cost[96];
-      std::snprintf(Cost, sizeof(Cost), "\tlaunches=%llu gain=%.9g move=%.9g ",
-                    static_cast<unsigned long long>(E.Launches), E.Gain,
-                    E.MoveCost);
-      Line += Cost + ("mixed=" + writeShares(P, E.Mixed));
-    }
+    PersistedFields Kept;
+    Kept.AccelWall = E.AccelWall;
+    if (E.Followed)
+      Kept.Leader = E.Leader;
+    Kept.Mixed = E.Mixed;
+    Kept.Launches = E.Launches;
+    Kept.Gain = E.Gain;
+    Kept.MoveCost = E.MoveCost;
+    if (std::string Fields = writeFields(P, Kept); !Fields.empty())
+      Line += "\t" + Fields;
     Lines.push_back(Line);
     Mine.insert(Key + "\t" + Cands);
   }

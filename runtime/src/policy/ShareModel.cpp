@@ -155,16 +155,18 @@ void ShareModel::restore(Entry &E, const Persisted &O,
   E.Settled = O.Settled;
   E.Why = "persisted-" + O.Why;
   Phase To = Phase::Settled;
+  bool OnMixed = O.settledMixed();
   if (!O.Mixed.empty() && pays(O.Gain, O.MoveCost, O.Launches)) {
     E.Settled = O.Mixed;
     E.Why = "persisted-settled-mixed[repays its move in " +
             std::to_string(O.Launches) + " launches]";
+    OnMixed = true;
   }
   // Mixed shares were chosen by this kernel alone: its neighbours' own
   // choices may make its CPU part cost copies every launch. They are timed
   // again against the accelerators' launch of that run, as in the run that
   // chose them.
-  if (E.Why.rfind("persisted-settled-mixed", 0) == 0 && O.AccelWall > 0) {
+  if (OnMixed && O.AccelWall > 0) {
     E.AccelWall = O.AccelWall;
     E.Accel = accelerators(E, Static);
     To = Phase::Verify;
@@ -215,6 +217,7 @@ bool ShareModel::follow(Entry &E, const Pool &P,
     E.Spread = L->second.Spread; // a verdict's, undone with it
     E.Why = "settled-follow[" + E.Leader + "]";
     go(E, Phase::Settled);
+    E.Followed = true;
     return false;
   }
   if (L != Entries.end() && E.LeaderIdle > FollowPatience) {
@@ -690,6 +693,7 @@ void ShareModel::go(Entry &E, Phase To) {
   assert((E.Now == To || mayGo(E.Now, To)) &&
          "a change of phase the transition table does not hold");
   E.Now = To;
+  E.Followed = E.Followed && To == Phase::Settled;
 }
 
 ShareModel::Phase ShareModel::phase(const std::string &Key) const {
