@@ -458,6 +458,20 @@ private:
   /// copies run without the lock L holds, where given (unlockedCopy).
   bool readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
                   Status &Result, HeldLock *L = nullptr);
+  /// Where each byte of [Off, Hi) of B is read from, and how its copy went.
+  struct ReadPiece {
+    NodeId S;
+    Range R;
+    Status Copied;
+  };
+  std::vector<ReadPiece> readPieces(const Buffer &B, uint64_t Off,
+                                    uint64_t Hi) const;
+  /// The pieces' copies into Out (B's bytes from Off on): the host's, then
+  /// the nodes From over their links, several links at once for a large
+  /// read, without the lock L holds (unlockedCopy).
+  void copyPieces(Buffer &B, uint64_t Off, char *Out, uint64_t Size,
+                  std::vector<ReadPiece> &Pieces,
+                  const std::vector<NodeId> &From, HeldLock *L);
   /// Whether [Lo, Hi) of B may hold pointer slots (hetero addresses only
   /// the host's view has).
   static bool mayHoldPointers(const Buffer &B, uint64_t Lo, uint64_t Hi);

@@ -342,21 +342,11 @@ bool DataLayer::mayHoldPointers(const Buffer &B, uint64_t Lo, uint64_t Hi) {
              B.PointerSlots.lower_bound(Hi);
 }
 
-bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
-                           Status &Result, HeldLock *L) {
-  uint64_t Hi = Off + Size;
-  if (mayHoldPointers(B, Off, Hi))
-    return false;
-  char *Out = static_cast<char *>(Dst);
-  // Where each byte comes from: the host first (a memcpy), then the other
-  // nodes in order; bytes valid nowhere were never written and read as the
-  // host's (untouched) storage.
-  struct Piece {
-    NodeId S;
-    Range R;
-    Status Copied;
-  };
-  std::vector<Piece> Pieces;
+std::vector<DataLayer::ReadPiece>
+DataLayer::readPieces(const Buffer &B, uint64_t Off, uint64_t Hi) const {
+  // The host first (a memcpy), then the other nodes in order; bytes valid
+  // nowhere were never written and read as the host's (untouched) storage.
+  std::vector<ReadPiece> Pieces;
   std::vector<Range> Missing = {{Off, Hi}};
   for (NodeId S = 0; S < NodeId(Nodes.size()) && !Missing.empty(); ++S) {
     std::vector<Range> StillMissing;
@@ -375,24 +365,19 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
   }
   for (const Range &M : Missing)
     Pieces.push_back({HostNode, M, Status()});
-  // What ran ahead on a node that holds some of them writes them first.
-  std::vector<NodeId> From;
-  for (const Piece &P : Pieces)
-    if (P.S != HostNode &&
-        std::find(From.begin(), From.end(), P.S) == From.end()) {
-      if (Status Settled = settleLocked(P.S, "host reads"); !Settled) {
-        Result = Settled;
-        return true;
-      }
-      From.push_back(P.S);
-    }
-  // The nodes' pieces by the link they cross (NodeOps::hostLink), each
-  // link's in turn.
+  return Pieces;
+}
+
+void DataLayer::copyPieces(Buffer &B, uint64_t Off, char *Out, uint64_t Size,
+                           std::vector<ReadPiece> &Pieces,
+                           const std::vector<NodeId> &From, HeldLock *L) {
+  // The nodes by the link they cross (NodeOps::hostLink), each link's in
+  // turn.
   std::vector<std::vector<NodeId>> Links;
   for (NodeId S : From) {
     int Link = Nodes[S]->hostLink();
-    auto It = std::find_if(Links.begin(), Links.end(), [&](const auto &L) {
-      return Link >= 0 && Nodes[L.front()]->hostLink() == Link;
+    auto It = std::find_if(Links.begin(), Links.end(), [&](const auto &Ns) {
+      return Link >= 0 && Nodes[Ns.front()]->hostLink() == Link;
     });
     if (It == Links.end())
       Links.push_back({S});
@@ -400,15 +385,14 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
       It->push_back(S);
   }
   auto CopyOver = [&](const std::vector<NodeId> &Link) {
-    for (Piece &P : Pieces)
+    for (ReadPiece &P : Pieces)
       if (std::find(Link.begin(), Link.end(), P.S) != Link.end())
         P.Copied = Nodes[P.S]->copyToHost(
             Out + (P.R.Lo - Off), static_cast<char *>(B.NodePtr[P.S]) + P.R.Lo,
             P.R.Hi - P.R.Lo);
   };
-  double TraceBegin = trace::on() ? trace::now() : 0;
   unlockedCopy(L, B, Size, [&] {
-    for (const Piece &P : Pieces)
+    for (const ReadPiece &P : Pieces)
       if (P.S == HostNode)
         hostCopy(Out + (P.R.Lo - Off),
                  reinterpret_cast<char *>(B.Base) + P.R.Lo, P.R.Hi - P.R.Lo);
@@ -423,8 +407,29 @@ bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
     for (std::thread &T : Others)
       T.join();
   });
+}
+
+bool DataLayer::readDirect(Buffer &B, uint64_t Off, void *Dst, uint64_t Size,
+                           Status &Result, HeldLock *L) {
+  uint64_t Hi = Off + Size;
+  if (mayHoldPointers(B, Off, Hi))
+    return false;
+  std::vector<ReadPiece> Pieces = readPieces(B, Off, Hi);
+  // What ran ahead on a node that holds some of them writes them first.
+  std::vector<NodeId> From;
+  for (const ReadPiece &P : Pieces)
+    if (P.S != HostNode &&
+        std::find(From.begin(), From.end(), P.S) == From.end()) {
+      if (Status Settled = settleLocked(P.S, "host reads"); !Settled) {
+        Result = Settled;
+        return true;
+      }
+      From.push_back(P.S);
+    }
+  double TraceBegin = trace::on() ? trace::now() : 0;
+  copyPieces(B, Off, static_cast<char *>(Dst), Size, Pieces, From, L);
   Result = Status();
-  for (const Piece &P : Pieces) {
+  for (const ReadPiece &P : Pieces) {
     if (P.S == HostNode)
       continue;
     uint64_t Len = P.R.Hi - P.R.Lo;
