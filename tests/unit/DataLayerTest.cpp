@@ -15,6 +15,14 @@
 using namespace hetero;
 
 namespace {
+/// N bytes that differ from their neighbours and repeat only over pages:
+/// a copy that lands a piece in the wrong place shows.
+std::vector<char> patterned(size_t N) {
+  std::vector<char> V(N);
+  for (size_t I = 0; I < N; ++I)
+    V[I] = static_cast<char>(I * 13 + I / 4096);
+  return V;
+}
 /// Nodes A, B (and C, unused here) after the host.
 using Fixture = SimulatedLayer;
 } // namespace
@@ -542,9 +550,7 @@ TEST(DataLayerHome, LargeBuffersAreSpreadOverTheAccelerators) {
   NodeId C = L.addNode(std::make_unique<SimulatedNodeOps>(2, Granule));
   L.setHomeNode(A);
   L.setSpreadNodes({A, B});
-  std::vector<char> V(6 * Granule);
-  for (size_t I = 0; I < V.size(); ++I)
-    V[I] = static_cast<char>(I * 7);
+  std::vector<char> V = patterned(6 * Granule);
   void *P = L.allocate(V.size());
   ASSERT_TRUE(L.write(P, V.data(), V.size()));
   BufferId Id = L.find(reinterpret_cast<uintptr_t>(P))->Id;
@@ -599,9 +605,7 @@ TEST(DataLayerHome, LargeArraysCrossEveryLinkWhereTheNodesAreLinked) {
   NodeId B = L.addNode(std::make_unique<SimulatedNodeOps>(1));
   L.setHomeNode(A);
   L.setSpreadNodes({A, B});
-  std::vector<char> V(Size);
-  for (size_t I = 0; I < V.size(); ++I)
-    V[I] = static_cast<char>(I * 13 + I / 4096);
+  std::vector<char> V = patterned(Size);
   void *P = L.allocate(Size);
   ASSERT_TRUE(L.write(P, V.data(), Size));
   BufferId Id = L.find(reinterpret_cast<uintptr_t>(P))->Id;
@@ -674,9 +678,7 @@ TEST(DataLayerHome, AReadBackCrossesEachLinkAtOnce) {
     NodeId A = L.addNode(std::make_unique<LinkedNode>(0, 0, Now, Most));
     NodeId B =
         L.addNode(std::make_unique<LinkedNode>(1, Shared ? 0 : 1, Now, Most));
-    std::vector<char> V(Size);
-    for (size_t I = 0; I < V.size(); ++I)
-      V[I] = static_cast<char>(I * 5 + I / 999);
+    std::vector<char> V = patterned(Size);
     void *P = L.allocate(Size);
     ASSERT_TRUE(L.write(P, V.data(), Size));
     BufferId Id = L.find(reinterpret_cast<uintptr_t>(P))->Id;

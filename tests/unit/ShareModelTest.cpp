@@ -730,7 +730,8 @@ TEST(ShareModel, PersistedFieldsRoundTrip) {
   EXPECT_EQ(G.Mixed[2].Member, 2u);
   for (const char *Bad : {"accel=x", "accel=", "colour=blue", "gain=1",
                           "leader=", "launches=1 gain=1 move=1 mixed=cuda:7=1",
-                          "accel=-1", "word"}) {
+                          "accel=-1", "word", "gain=1 gain=1 move=1 launches=1",
+                          "launches=-2 gain=1 move=1 mixed=cuda:0=1"}) {
     ShareModel::PersistedFields H;
     EXPECT_FALSE(ShareModel::readFields(Bad, P, H)) << Bad;
   }

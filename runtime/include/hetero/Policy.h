@@ -47,6 +47,10 @@ struct KernelTraits {
 struct Share {
   size_t Member = 0;
   double Weight = 1;
+  bool operator==(const Share &O) const {
+    return Member == O.Member && Weight == O.Weight;
+  }
+  bool operator!=(const Share &O) const { return !(*this == O); }
 };
 
 /// Members in order of preference for a whole launch.

@@ -68,11 +68,7 @@ static std::string writeShares(const Pool &P, const std::vector<Share> &S) {
 }
 
 bool ShareModel::Persisted::settledMixed() const {
-  return !Mixed.empty() && Mixed.size() == Settled.size() &&
-         std::equal(Mixed.begin(), Mixed.end(), Settled.begin(),
-                    [](const Share &A, const Share &B) {
-                      return A.Member == B.Member && A.Weight == B.Weight;
-                    });
+  return !Mixed.empty() && Mixed == Settled;
 }
 
 /// The sixth field: what a later run acts on, as <name>=<value> words in
@@ -83,32 +79,45 @@ bool ShareModel::Persisted::settledMixed() const {
 /// save per launch and cost once. False for a malformed or unknown word.
 bool ShareModel::readFields(const std::string &Text, const Pool &P,
                             PersistedFields &F) {
-  unsigned Costs = 0;
+  std::set<std::string> Seen;
   for (const std::string &W : splitOn(Text, ' ')) {
-    size_t Eq = W.find('=');
     if (W.empty())
       continue;
-    if (Eq == std::string::npos)
-      return false;
+    size_t Eq = W.find('=');
+    if (Eq == std::string::npos || !Seen.insert(W.substr(0, Eq)).second)
+      return false; // no value, or a name twice
     std::string Name = W.substr(0, Eq), Value = W.substr(Eq + 1);
-    char *End = nullptr;
-    const char *V = Value.c_str();
+    // The whole value is one number.
+    auto Number = [&](double &Out) {
+      char *End = nullptr;
+      Out = std::strtod(Value.c_str(), &End);
+      return !Value.empty() && *End == 0;
+    };
+    auto Count = [&](uint64_t &Out) {
+      char *End = nullptr;
+      Out = std::strtoull(Value.c_str(), &End, 10);
+      return !Value.empty() && Value[0] != '-' && *End == 0;
+    };
+    bool Ok = false;
     if (Name == "accel")
-      F.AccelWall = std::strtod(V, &End);
+      Ok = Number(F.AccelWall) && F.AccelWall >= 0;
     else if (Name == "gain")
-      F.Gain = std::strtod(V, &End), ++Costs;
+      Ok = Number(F.Gain);
     else if (Name == "move")
-      F.MoveCost = std::strtod(V, &End), ++Costs;
+      Ok = Number(F.MoveCost) && F.MoveCost >= 0;
     else if (Name == "launches")
-      F.Launches = std::strtoull(V, &End, 10), ++Costs;
-    else if (Name == "leader" && !Value.empty())
-      F.Leader = Value, End = const_cast<char *>(V + Value.size());
-    else if (Name == "mixed" && readShares(Value, P, F.Mixed))
-      End = const_cast<char *>(V + Value.size()), ++Costs;
-    if (!End || End == V || *End != 0)
+      Ok = Count(F.Launches);
+    else if (Name == "leader")
+      Ok = !(F.Leader = Value).empty();
+    else if (Name == "mixed")
+      Ok = readShares(Value, P, F.Mixed);
+    if (!Ok)
       return false;
   }
-  return (Costs == 0 || Costs == 4) && F.AccelWall >= 0 && F.MoveCost >= 0;
+  // Mixed shares come with what they cost and saved, or not at all.
+  size_t Costs = Seen.count("launches") + Seen.count("gain") +
+                 Seen.count("move") + Seen.count("mixed");
+  return Costs == 0 || Costs == 4;
 }
 
 std::string ShareModel::writeFields(const Pool &P, const PersistedFields &F) {

@@ -121,12 +121,7 @@ static std::string describe(const Pool &P, const std::vector<Share> &S) {
 }
 
 const std::string &ShareModel::describeHanded(const Pool &P, Entry &E) {
-  auto Same = [](const Share &A, const Share &B) {
-    return A.Member == B.Member && A.Weight == B.Weight;
-  };
-  if (E.Description.empty() ||
-      !std::equal(E.Handed.begin(), E.Handed.end(), E.Described.begin(),
-                  E.Described.end(), Same)) {
+  if (E.Description.empty() || E.Handed != E.Described) {
     E.Described = E.Handed;
     E.Description = describe(P, E.Handed);
   }
