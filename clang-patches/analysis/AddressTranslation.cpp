@@ -465,8 +465,7 @@ void KernelAnalysis::restoreBindings(const Bindings &Outer) {
   }
 }
 
-//===--- Addresses
-//---------------------------------------------------------===//
+//===--- Addresses --------------------------------------------------------===//
 
 KernelAnalysis::Address KernelAnalysis::offsetBy(Address A, const Term &Bytes) {
   if (!A.known())

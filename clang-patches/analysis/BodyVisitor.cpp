@@ -234,8 +234,7 @@ const VarDecl *KernelAnalysis::addInnerLoop(const ForStmt &F) {
   return Counter;
 }
 
-//===--- Accesses
-//----------------------------------------------------------===//
+//===--- Accesses ---------------------------------------------------------===//
 
 bool KernelAnalysis::isMemory(const Expr *E) {
   E = E->IgnoreParens();
@@ -564,8 +563,7 @@ void KernelAnalysis::visitGuarded(const Stmt *S, const Expr *Cond, bool Holds,
   Guards.resize(Depth);
 }
 
-//===--- Calls
-//---------------------------------------------------------------===//
+//===--- Calls ------------------------------------------------------------===//
 
 /// A function a kernel may call without touching memory: scalar parameters,
 /// no globals but constants, calls only to such functions or math builtins.
@@ -868,8 +866,7 @@ void KernelAnalysis::visitConstructor(const CXXConstructExpr &CE) {
   walkCallee(Args, *Def, &Object);
 }
 
-//===--- The walk
-//------------------------------------------------------------===//
+//===--- The walk ---------------------------------------------------------===//
 
 void KernelAnalysis::refuse(const std::string &Why) {
   const SourceManager &SM = Ctx.getSourceManager();

@@ -258,7 +258,7 @@ private:
   Settings Config;
   std::unique_ptr<DataLayer> Layer;
   PluginBackend Back;
-  StarPUPool Workers;
+  StarPUWorkers Workers;
   std::unique_ptr<Engine> Run;
   PoolStart Start;
   std::vector<std::string> StartSettingErrors;
@@ -517,7 +517,7 @@ __hetero_runtime_version() {
 /// member; a pool that cannot start says why and returns 1.
 extern "C" __attribute__((visibility("default"))) int __hetero_info(FILE *Out) {
   // The report gives the bus's bandwidths: StarPU measures them here where
-  // it has none yet (programs leave them unmeasured, StarPUPool.cpp), and
+  // it has none yet (programs leave them unmeasured, StarPUWorkers.cpp), and
   // the programs after it read them.
   setenv("STARPU_BUS_SAMPLING", "1", /*overwrite=*/0);
   hetero::HeteroPluginTy Plugin;

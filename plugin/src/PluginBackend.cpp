@@ -29,7 +29,7 @@ llvm::Error failure(const std::string &Why) {
 }
 } // namespace
 
-llvm::Error PluginBackend::start(StarPUPool &Workers,
+llvm::Error PluginBackend::start(StarPUWorkers &Workers,
                                  std::vector<std::string> &SettingErrors) {
   PhaseTimes Times;
   Host.reset(createPlugin_host());
@@ -85,7 +85,7 @@ void PluginBackend::prepare() {
   // freed its device memory ("CUDA error: Unrecognized CUDA error code 4").
   startCuda();
   Times.mark("CUDA driver");
-  StarPUPool::prepareEnvironment();
+  StarPUWorkers::prepareEnvironment();
   Times.report("prepare");
 }
 
@@ -169,11 +169,11 @@ void PluginBackend::startCudaDevices() {
   }
 }
 
-bool PluginBackend::startWorkers(StarPUPool &Workers, int NumSim) {
+bool PluginBackend::startWorkers(StarPUWorkers &Workers, int NumSim) {
   // Their count is PoolPlan's rule. Parts of a split GPU past the first run
   // on CPU workers of their own; they make the GPU's context current before
   // each chunk.
-  StarPUPool::Config C;
+  StarPUWorkers::Config C;
   for (int D = 0; D < NumCudaDevices; ++D)
     if (CudaGiven[D])
       C.GpuIds.push_back(D);
@@ -220,7 +220,7 @@ void PluginBackend::addGpuMembers(int D, int GpuWorker, bool HavePool,
   }
 }
 
-void PluginBackend::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
+void PluginBackend::addMembers(StarPUWorkers &Workers, int NumSim, bool CpuSide,
                                PhaseTimes &Times) {
   bool HavePool = startWorkers(Workers, NumSim);
   Times.mark("StarPU");
@@ -228,7 +228,7 @@ void PluginBackend::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
   Times.mark("GPUs");
   WorkerQueue CpuWorkers;
   std::map<int, int> CudaWorker; // device -> worker
-  for (const StarPUPool::Worker &W : Workers.workers())
+  for (const StarPUWorkers::Worker &W : Workers.workers())
     (W.IsCuda ? CudaWorker[W.DeviceId] : CpuWorkers.Ids.emplace_back()) = W.Id;
   // Held by the GPU nodes only: it goes with the last of them, while the
   // cuda plugin still runs. A pair per GPU at most (a read back from all
@@ -273,7 +273,8 @@ void PluginBackend::addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
   setCpuTeams(Workers, CpuWorkers.Ids.size());
 }
 
-void PluginBackend::setCpuTeams(const StarPUPool &Workers, size_t CpuWorkers) {
+void PluginBackend::setCpuTeams(const StarPUWorkers &Workers,
+                                size_t CpuWorkers) {
   int Cores = availableCores();
   int GpuMembers = static_cast<int>(
       std::count_if(Members.begin(), Members.end(),
@@ -297,7 +298,7 @@ void PluginBackend::setCpuTeams(const StarPUPool &Workers, size_t CpuWorkers) {
 /// StarPU's bus calibration between the members' memories: what a halo or
 /// a first touch costs on this node.
 std::vector<PluginBackend::BusLink>
-PluginBackend::busLinks(const StarPUPool &Workers) const {
+PluginBackend::busLinks(const StarPUWorkers &Workers) const {
   std::vector<BusLink> Links;
   if (Members.empty())
     return Links;
@@ -323,7 +324,7 @@ PluginBackend::busLinks(const StarPUPool &Workers) const {
   return Links;
 }
 
-void PluginBackend::reportBus(const StarPUPool &Workers) const {
+void PluginBackend::reportBus(const StarPUWorkers &Workers) const {
   if (infoLevel() < 1)
     return;
   std::string Line;
@@ -348,8 +349,7 @@ void PluginBackend::stop() {
       llvm::consumeError(std::move(Err));
 }
 
-//===--- Running a chunk
-//-----------------------------------------------------===//
+//===--- Running a chunk --------------------------------------------------===//
 
 /// Chunk C's loop window (off for a whole launch).
 static abi::LoopWindow windowOf(const ChunkRun &C) {

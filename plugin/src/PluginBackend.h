@@ -27,7 +27,7 @@
 #include "hetero/Log.h"
 #include "hetero/NodeShare.h"
 #include "hetero/Settings.h"
-#include "hetero/StarPUPool.h"
+#include "hetero/StarPUWorkers.h"
 
 #include "PluginInterface.h"
 
@@ -87,7 +87,7 @@ public:
 
   /// The pool report of hetero-info (PoolReport.cpp): members, memories,
   /// peer access, bandwidths, versions, settings, what was left out.
-  void describe(FILE *Out, const StarPUPool &Workers) const;
+  void describe(FILE *Out, const StarPUWorkers &Workers) const;
 
   /// What start() needs done before other threads run, on the thread that
   /// loads the plugin: the node's share of cores for this rank (the
@@ -102,7 +102,7 @@ public:
   /// SettingErrors (the plugin then stops). May run on a thread of its own,
   /// after prepare(), while the program runs; nothing else may touch the
   /// back ends, the pool or the data layer's nodes until it returns.
-  llvm::Error start(StarPUPool &Workers,
+  llvm::Error start(StarPUWorkers &Workers,
                     std::vector<std::string> &SettingErrors);
   void stop();
   const Pool &members() const { return Members; }
@@ -145,11 +145,11 @@ private:
   bool gpuRuns(__tgt_device_image *Image) const;
   void startCuda();
   void startCudaDevices();
-  void addMembers(StarPUPool &Workers, int NumSim, bool CpuSide,
+  void addMembers(StarPUWorkers &Workers, int NumSim, bool CpuSide,
                   PhaseTimes &Times);
   /// Starts StarPU's workers for the pool's members; false (said) when
   /// StarPU did not start: kernels then run on the calling thread.
-  bool startWorkers(StarPUPool &Workers, int NumSim);
+  bool startWorkers(StarPUWorkers &Workers, int NumSim);
   /// StarPU's CPU workers, handed out in order to the CPU-side members.
   struct WorkerQueue {
     std::vector<int> Ids;
@@ -167,16 +167,16 @@ private:
                      const std::shared_ptr<CudaStaging> &Staging);
   /// The CPU pool's team size and blocktime beside the pool's GPUs, and
   /// HETERO_INFO's pool line.
-  void setCpuTeams(const StarPUPool &Workers, size_t CpuWorkers);
+  void setCpuTeams(const StarPUWorkers &Workers, size_t CpuWorkers);
   /// StarPU's measured bandwidth (GB/s) between the members' memories: the
   /// CPU pool's to and from each physical GPU, and GPU to GPU.
   struct BusLink {
     const Member *From, *To;
     double GBs;
   };
-  std::vector<BusLink> busLinks(const StarPUPool &Workers) const;
+  std::vector<BusLink> busLinks(const StarPUWorkers &Workers) const;
   /// HETERO_INFO=1's line of them: what a halo or a first touch costs here.
-  void reportBus(const StarPUPool &Workers) const;
+  void reportBus(const StarPUWorkers &Workers) const;
   /// This rank's cores and GPUs when MPI ranks share the node.
   void shareNode();
   NodeRank Rank;

@@ -228,14 +228,14 @@ void printSettings(FILE *Out, const Settings &Config) {
 
 } // namespace
 
-void PluginBackend::describe(FILE *Out, const StarPUPool &Workers) const {
+void PluginBackend::describe(FILE *Out, const StarPUWorkers &Workers) const {
   CudaDriver Driver;
   fprintf(Out,
           "versions: hetero %s, LLVM offload runtime 19.1.7, StarPU %s, "
           "CUDA driver %s\n",
-          HETERO_VERSION, StarPUPool::version().c_str(),
+          HETERO_VERSION, StarPUWorkers::version().c_str(),
           Cuda ? Driver.version().c_str() : "not used");
-  fprintf(Out, "libraries: %s\n", StarPUPool::libraries().c_str());
+  fprintf(Out, "libraries: %s\n", StarPUWorkers::libraries().c_str());
   fprintf(Out, "pool: %zu member%s (one OpenMP device)\n", Members.size(),
           Members.size() == 1 ? "" : "s");
   AcceleratorMemory Mem;

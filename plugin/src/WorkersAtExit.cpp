@@ -4,7 +4,7 @@
 #include "CpuTeam.h"
 
 #include "hetero/Log.h"
-#include "hetero/StarPUPool.h"
+#include "hetero/StarPUWorkers.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -13,17 +13,17 @@
 namespace hetero {
 
 namespace {
-std::atomic<StarPUPool *> ExitWorkers{nullptr};
+std::atomic<StarPUWorkers *> ExitWorkers{nullptr};
 
 void stopWorkers() {
-  if (StarPUPool *W = ExitWorkers.exchange(nullptr)) {
+  if (StarPUWorkers *W = ExitWorkers.exchange(nullptr)) {
     retireOpenMPHelpers(); // before the workers exit (CpuTeam.h)
     W->stop();
   }
 }
 } // namespace
 
-void stopWorkersAtExit(StarPUPool &Workers) {
+void stopWorkersAtExit(StarPUWorkers &Workers) {
   static std::once_flag Registered;
   ExitWorkers = &Workers;
   std::call_once(Registered, [] {

@@ -12,12 +12,12 @@
 
 namespace hetero {
 
-class StarPUPool;
+class StarPUWorkers;
 
 /// Called on the start's thread once StarPU runs: at exit, Workers stop
 /// before the CUDA runtime unloads; kernels after that run on the launching
 /// thread.
-void stopWorkersAtExit(StarPUPool &Workers);
+void stopWorkersAtExit(StarPUWorkers &Workers);
 /// The workers are stopped (deinit) or about to go away.
 void forgetWorkersAtExit();
 

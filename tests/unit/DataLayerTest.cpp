@@ -766,6 +766,60 @@ TEST(DataLayerLocks, AMapTimeCopyHoldsUpOnlyItsOwnArray) {
     EXPECT_TRUE(Others.get());
 }
 
+// A host read waits for what ran ahead on the GPU that holds its bytes
+// without the layer's lock: while that wait is under way, another thread
+// maps, reads and frees other arrays (before, they waited for the GPU).
+TEST(DataLayerLocks, AHostReadWaitsForItsGpuWithoutTheLock) {
+  const uint64_t Size = 4096;
+  DataLayer L;
+  NodeId A = L.addNode(std::make_unique<SimulatedNodeOps>(0));
+  std::mutex M;
+  std::condition_variable Changed;
+  bool Entered = false, Open = false;
+  L.setSettler([&](NodeId N, const char *Why) {
+    if (N == A && std::string(Why) == "host reads") {
+      std::unique_lock<std::mutex> G(M);
+      Entered = true;
+      Changed.notify_all();
+      Changed.wait(G, [&] { return Open; });
+    }
+    return Status();
+  });
+  std::vector<char> V = patterned(Size);
+  void *P = L.allocate(Size);
+  ASSERT_TRUE(L.write(P, V.data(), Size));
+  BufferId Id = L.find(reinterpret_cast<uintptr_t>(P))->Id;
+  ASSERT_TRUE(L.makeValid(A, Id, 0, Size));
+  L.markWritten(A, Id, 0, Size); // A alone holds it, as after a kernel
+  std::vector<char> Got(Size);
+  std::thread Reader([&] { EXPECT_TRUE(L.read(Got.data(), P, Size)); });
+  {
+    std::unique_lock<std::mutex> G(M);
+    Changed.wait(G, [&] { return Entered; });
+  }
+  auto Others = std::async(std::launch::async, [&] {
+    std::vector<char> W(Size, 3), Back(Size);
+    void *Q = L.allocate(W.size());
+    return Q && L.write(Q, W.data(), W.size()).ok() &&
+           L.read(Back.data(), Q, Back.size()).ok() && Back == W &&
+           L.release(Q).ok();
+  });
+  bool Done =
+      Others.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  EXPECT_TRUE(Done) << "another array's map waited for the GPU";
+  {
+    std::lock_guard<std::mutex> G(M);
+    Open = true;
+    Changed.notify_all();
+  }
+  Reader.join();
+  EXPECT_TRUE(Got == V);
+  if (Done)
+    EXPECT_TRUE(Others.get());
+  L.setSettler(nullptr);
+  EXPECT_TRUE(L.release(P));
+}
+
 // A node without room for what a launch needs evicts what earlier launches
 // used there, least recently used first: bytes only it holds go to the
 // host first, clean ones are dropped; what this launch used stays.

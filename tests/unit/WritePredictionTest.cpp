@@ -1,5 +1,4 @@
-//===- WritePredictionTest.cpp - Chunks' writes that will overlap
-//----------===//
+//===- WritePredictionTest.cpp - Chunks' writes that will overlap ---------===//
 //
 // WritePrediction.h's rule on the shapes it is for: a transpose (a stride
 // the run sets along the inner loop), a stride along an inner loop at

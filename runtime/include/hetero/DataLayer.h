@@ -496,6 +496,14 @@ private:
   /// Runs the settler for node N (not the host); KernelFailed when a kernel
   /// left running there failed. Why: see Settler.
   Status settleLocked(NodeId N, const char *Why);
+  /// Runs the settler for each of Ns without the lock L holds, B busy
+  /// meanwhile (freed by nobody): a settle waits for the kernels queued on
+  /// a GPU, and another thread's maps and launches go on meanwhile. The
+  /// caller settles again under the lock (settleLocked), which finds
+  /// nothing left but what was queued since; the first failure here is the
+  /// error, with the settler's reason.
+  Status settleUnlocked(HeldLock &L, Buffer &B, const std::vector<NodeId> &Ns,
+                        const char *Why);
   Settler Settle;
   LaneNotice Notice;
   LaneFence Fence;

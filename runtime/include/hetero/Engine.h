@@ -71,20 +71,9 @@
 #ifndef HETERO_ENGINE_H
 #define HETERO_ENGINE_H
 
-#include "hetero/Backend.h"
-#include "hetero/DataLayer.h"
-#include "hetero/IndirectCalls.h"
 #include "hetero/KernelStats.h"
-#include "hetero/MemberQueues.h"
-#include "hetero/OwnerAlign.h"
-#include "hetero/Policy.h"
-#include "hetero/Pool.h"
-#include "hetero/RoomCaps.h"
-#include "hetero/SectionCache.h"
-#include "hetero/Settings.h"
+#include "hetero/LaunchContext.h"
 #include "hetero/ShareModel.h"
-#include "hetero/StartThreads.h"
-#include "hetero/TeamsTrial.h"
 
 #include <atomic>
 #include <cstdio>
@@ -97,11 +86,6 @@
 #include <vector>
 
 namespace hetero {
-
-/// Runs the tasks concurrently, each on its worker (-1: the calling thread),
-/// one worker's tasks in order, and returns whether each succeeded.
-using TaskRunner = std::function<std::vector<bool>(
-    const std::vector<std::pair<int, std::function<bool()>>> &Tasks)>;
 
 /// How a launch, or a step of it, ended: its iterations all ran; nothing
 /// ran (it was not split, and runs whole); or it failed.
@@ -119,7 +103,9 @@ struct LaunchRequest {
   const void *BackendLaunch = nullptr;
 };
 
-class Engine {
+/// The engine is privately a LaunchContext: the part of it each LaunchRun
+/// works with (LaunchContext.h); the rest below is its own.
+class Engine : private LaunchContext {
 public:
   Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
          TaskRunner Run);
@@ -160,14 +146,6 @@ private:
   void printLaunchTimes(const std::string &Kernel, double Wall,
                         const KernelStats::Launch &Rec,
                         const std::string &SharesNote);
-  /// HETERO_INFO's line of a launch: at 1, once per kernel and again when
-  /// its Shape (who runs it, and how) changes; at 2, every launch.
-  void sayLaunch(const std::string &Kernel, const std::string &Shape,
-                 const std::string &Line);
-  std::map<std::string, std::string> SaidShape; // per kernel, the last said
-  /// Kernels whose one-chunk launches had their bounds checked
-  /// (LaunchRun::checkBoundsOnce).
-  std::set<std::string> BoundsChecked;
   /// Keys capOneMember() has looked at.
   std::set<std::string> RoomChecked;
   /// The next launch in rounds starts at its last iterations
@@ -226,9 +204,6 @@ private:
                const std::string &Reason);
   void learnFromSplit(const KernelTraits &K, const LaunchPlan &P,
                       KernelStats::Launch &Rec, double Wall);
-  /// Points the data layer's map-time writes at the member a whole launch
-  /// would run on first (the host for the CPU pool); again after a failure.
-  void updateHome();
   /// Whether launch Key over Shares may run ahead (see above); Untimed:
   /// ShareModel::untimed(Key).
   bool mayRunAhead(const std::string &Key, const KernelTraits &K,
@@ -242,48 +217,11 @@ private:
   LaneOrder orderNodes(NodeId W, NodeId S);
   Status settleAll();
 
-  const Settings &Config;
-  DataLayer &Layer;
-  Pool Members;
-  /// Members[M].name(), made once: launches name members in their records.
-  std::vector<std::string> MemberNames;
-  Backend &Back;
-  TaskRunner RunTasks;
-  Policy StaticShares;
   ShareModel MeasuredShares;
-  /// Per kernel, the shares members' memory holds (RoomCaps.h).
-  RoomCaps Room;
-  TeamsTrial TeamsTrials;
-  /// The current launch's grid per member (LaunchRun::chunkRun): a split's,
-  /// a one-member chunk's the share model chose, or a whole launch's where
-  /// that member had no room.
-  std::vector<TeamsTrial::Pick> ChunkGrids;
-  IndirectFunctions Indirect;
-  /// Recent splits' sections, answered again where nothing they came from
-  /// changed (LaunchRun::plan).
-  SectionCache Sections;
-  /// Chunk boundaries where the data lives (HETERO_CUTS=owners;
-  /// LaunchRun::planChunks).
-  OwnerAlign Cuts;
   KernelStats Stats;
   KernelStats::Launch Last;
-  /// Start and wait for the chunks of a launch over several GPUs, one
-  /// thread per GPU (HETERO_STARTS=parallel; LaunchRun::startAndFinish);
-  /// a launch that runs ahead posts its chunks there, helper M for member
-  /// M (LaunchRun::postStarts), and LastPosted says the last one did.
-  StartThreads Starters;
-  bool LastPosted = false;
-  /// Where the last launch posted its starts: waits until they were issued,
-  /// then issues the copies still held for a chunk that did not start
-  /// (Backend::issueHeld). Called before a launch touches a lane or a
-  /// member's memory (LaunchRun::split, a whole launch), not before: the
-  /// next launch plans while the starts are issued.
-  void issuePosted();
   // One launch at a time, so that the bytes copied during a launch are its.
   std::mutex LaunchMutex;
-  /// Per member: what was queued there (chunks that ran ahead, copies in
-  /// its lane) and what is known to have drained; whether one failed.
-  MemberQueues Queues;
   /// Per share-model key: the busiest member's time in the last launch
   /// whose chunks were waited for (the run-ahead bound's measure).
   std::map<std::string, double> Busiest;

@@ -6,6 +6,12 @@
 // its data on its memory node, and takes a share of every split launch. A
 // member on which a kernel fails leaves the pool for good.
 //
+// Words: "the pool" is always this list of members (PoolPlan.h: its
+// defaults; the plugin's PoolStart: its start, PoolReport: hetero-info's
+// account of it), and "the default pool" the members hetero takes when
+// HETERO_MEMBERS says nothing. "The CPU pool" is one member: the host's
+// cores. StarPU's workers (StarPUWorkers.h) are what members run on.
+//
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_POOL_H
 #define HETERO_POOL_H

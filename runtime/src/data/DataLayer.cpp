@@ -102,8 +102,7 @@ BufferInfo DataLayer::infoOf(const Buffer &B) {
   return I;
 }
 
-//===--- Buffers
-//-------------------------------------------------------------===//
+//===--- Buffers ----------------------------------------------------------===//
 
 void *DataLayer::allocate(uint64_t Size) {
   Lock L(Mutex);
@@ -129,6 +128,16 @@ void *DataLayer::allocate(uint64_t Size) {
 
 Status DataLayer::release(void *Ptr) {
   HeldLock L(Mutex);
+  // The nodes holding its storage are waited for first without the lock.
+  if (auto It = Buffers.find(reinterpret_cast<uintptr_t>(Ptr));
+      It != Buffers.end() && !It->second->External) {
+    std::vector<NodeId> Holding;
+    for (size_t N = 1; N < It->second->NodePtr.size(); ++N)
+      if (It->second->NodePtr[N])
+        Holding.push_back(static_cast<NodeId>(N));
+    if (Status S = settleUnlocked(L, *It->second, Holding, "buffer freed"); !S)
+      return S;
+  }
   // A copy to or from the host without the lock finishes first.
   BusyDone.wait(L, [&] {
     auto It = Buffers.find(reinterpret_cast<uintptr_t>(Ptr));
@@ -141,7 +150,7 @@ Status DataLayer::release(void *Ptr) {
                          "no hetero buffer starts at the address freed");
   Buffer &B = *It->second;
   // Every node holding storage settles, so copies queued between them have
-  // read it before it goes.
+  // read it before it goes (the long wait was above, without the lock).
   for (size_t N = 1; N < B.NodePtr.size(); ++N)
     if (B.NodePtr[N])
       if (Status S = settleLocked(static_cast<NodeId>(N), "buffer freed"); !S)
@@ -263,8 +272,7 @@ Status DataLayer::findRange(const void *Ptr, uint64_t Size, const char *What,
   return Status();
 }
 
-//===--- The host's view: data_submit, data_retrieve, data_exchange
-//--------===//
+//===--- The host's view: data_submit, data_retrieve, data_exchange -------===//
 
 void DataLayer::setHomeNode(NodeId N) {
   Lock L(Mutex);
@@ -457,6 +465,14 @@ Status DataLayer::read(void *Dst, const void *TgtPtr, uint64_t Size) {
   uint64_t Off;
   if (Status S = findRange(TgtPtr, Size, "read", B, Off); !S)
     return S;
+  // What ran ahead on the nodes that hold its bytes, waited for first
+  // without the lock (readDirect and makeValidLocked settle again).
+  std::vector<NodeId> Holding;
+  for (const ReadPiece &P : readPieces(*B, Off, Off + Size))
+    if (std::find(Holding.begin(), Holding.end(), P.S) == Holding.end())
+      Holding.push_back(P.S);
+  if (Status S = settleUnlocked(L, *B, Holding, "host reads"); !S)
+    return S;
   Status Direct;
   if (readDirect(*B, Off, Dst, Size, Direct, &L))
     return Direct;
@@ -488,8 +504,7 @@ Status DataLayer::copy(void *DstPtr, const void *SrcPtr, uint64_t Size) {
   return Status();
 }
 
-//===--- Nodes
-//---------------------------------------------------------------===//
+//===--- Nodes ------------------------------------------------------------===//
 
 Status DataLayer::translateLocked(NodeId N, uintptr_t P, uintptr_t &Out) {
   assertHeld();
@@ -920,8 +935,7 @@ RangeSet DataLayer::validOnlyOn(NodeId N, BufferId Id, uint64_t Lo,
   return B ? validOnlyOnLocked(N, *B, Lo, Hi) : RangeSet();
 }
 
-//===--- Kernels
-//-------------------------------------------------------------===//
+//===--- Kernels ----------------------------------------------------------===//
 
 std::vector<DataLayer::Buffer *>
 DataLayer::closure(const std::vector<uintptr_t> &Args) const {

@@ -1,8 +1,8 @@
-//===- DataLayerLanes.cpp - Copy batches and lanes
-//--------------------------===//
+//===- DataLayerLanes.cpp - Copy batches and lanes ------------------------===//
 #include "DataLayerBuffer.h"
 #include "hetero/Trace.h"
 
+#include <algorithm>
 #include <thread>
 
 namespace hetero {
@@ -161,6 +161,26 @@ Status DataLayer::settleLocked(NodeId N, const char *Why) {
       return S;
   Reads.settled(N); // its lane's copies are done
   return Status();
+}
+
+Status DataLayer::settleUnlocked(HeldLock &L, Buffer &B,
+                                 const std::vector<NodeId> &Ns,
+                                 const char *Why) {
+  assertHeld();
+  if (!Settle ||
+      std::all_of(Ns.begin(), Ns.end(), [](NodeId N) { return N == HostNode; }))
+    return Status();
+  ++B.Busy;
+  L.unlock();
+  Status First;
+  for (NodeId N : Ns)
+    if (N != HostNode)
+      if (Status S = Settle(N, Why); !S && First)
+        First = S;
+  L.lock();
+  --B.Busy;
+  BusyDone.notify_all();
+  return First;
 }
 
 Status DataLayer::waitAllQueuedLocked() {

@@ -1,5 +1,4 @@
-//===- DataLayerResidency.cpp - Where a buffer's bytes live
-//-----------------===//
+//===- DataLayerResidency.cpp - Where a buffer's bytes live ---------------===//
 #include "DataLayerBuffer.h"
 #include "hetero/Trace.h"
 

@@ -43,13 +43,6 @@ static std::string programIdentity() {
   return Id;
 }
 
-static std::vector<std::string> memberNames(const Pool &P) {
-  std::vector<std::string> Names;
-  for (const Member &M : P)
-    Names.push_back(M.name());
-  return Names;
-}
-
 std::string Engine::sharesScope(const Settings &S) {
   return programIdentity() + ";" + planSettingsSignature(S);
 }
@@ -71,15 +64,10 @@ static DataLayer::ScanMode scanModeOf(Settings::Inspect I) {
 
 Engine::Engine(const Settings &S, DataLayer &Layer, Pool Members, Backend &B,
                TaskRunner Run)
-    : Config(S), Layer(Layer), Members(std::move(Members)),
-      MemberNames(memberNames(this->Members)), Back(B),
-      RunTasks(std::move(Run)), StaticShares(S),
+    : LaunchContext(S, Layer, std::move(Members), B, std::move(Run),
+                    measuredShares(S)),
       MeasuredShares(measuredShares(S),
-                     static_cast<double>(S.ProbeAfterMs) / 1e3),
-      TeamsTrials(S.MeasuredTeams && measuredShares(S) && !S.UserTeams,
-                  static_cast<double>(S.ProbeAfterMs) / 1e3),
-      Starters(StartThreads::DefaultSpinMicros, this->Members.size()),
-      Queues(this->Members.size()) {
+                     static_cast<double>(S.ProbeAfterMs) / 1e3) {
   updateHome();
   Layer.setScanMode(scanModeOf(S.Inspector));
   MeasuredShares.setScope(sharesScope(S));
@@ -199,14 +187,6 @@ Status Engine::settleAll() {
   return First;
 }
 
-void Engine::issuePosted() {
-  if (!LastPosted)
-    return;
-  Starters.drainAll();
-  Back.issueHeld();
-  LastPosted = false;
-}
-
 bool Engine::mayRunAhead(const std::string &Key, const KernelTraits &K,
                          const std::vector<Share> &Shares, bool Untimed) const {
   if (!Config.RunAheadUs || Config.HostCopy || Shares.empty() ||
@@ -226,22 +206,6 @@ void Engine::saveShares() {
   if (!MeasuredShares.save(Config.SharesFile, Members))
     info(1, "the measured shares could not be written to %s",
          Config.SharesFile.c_str());
-}
-
-void Engine::updateHome() {
-  if (Config.HostCopy)
-    return; // map-time writes stay on the host
-  WholeChoice C = StaticShares.wholeOrder(
-      Members, [&](size_t M) { return !Members[M].Failed; });
-  Layer.setHomeNode(C.Order.empty() ? HostNode : Members[C.Order[0]].Node);
-  // The accelerators split launches use (HETERO_MEMBERS' listed ones; none
-  // when HETERO_MEMBER pins launches), in the order chunks are cut.
-  std::vector<NodeId> Accelerators;
-  for (const Member &M : Members)
-    if (M.Kind != MemberKind::CpuPool && !M.Failed && Config.Member.empty() &&
-        Config.weightOf(M.name(), 1) > 0)
-      Accelerators.push_back(M.Node);
-  Layer.setSpreadNodes(std::move(Accelerators));
 }
 
 std::vector<size_t>
@@ -613,17 +577,6 @@ bool Engine::launch(const LaunchRequest &R) {
     Stats.record(K.Name, Rec, K.Display);
   Last = std::move(Rec);
   return Outcome == LaunchOutcome::Done;
-}
-
-void Engine::sayLaunch(const std::string &Kernel, const std::string &Shape,
-                       const std::string &Line) {
-  if (infoLevel() < 2) {
-    std::string &Said = SaidShape[Kernel];
-    if (Said == Shape)
-      return;
-    Said = Shape;
-  }
-  info(1, "%s", Line.c_str());
 }
 
 void Engine::pickGrids(const std::string &Key, const std::vector<Share> &S,

@@ -15,15 +15,14 @@
 
 namespace hetero {
 
-LaunchRun::LaunchRun(Engine &E, const LaunchRequest &R,
+LaunchRun::LaunchRun(LaunchContext &Ctx, const LaunchRequest &R,
                      KernelStats::Launch &Rec)
-    : E(E), Layer(E.Layer), R(R), K(*R.Kernel), Rec(Rec),
-      Usage(E.Members.size()) {}
+    : Ctx(Ctx), Layer(Ctx.Layer), R(R), K(*R.Kernel), Rec(Rec),
+      Usage(Ctx.Members.size()) {}
 
 LaunchRun::~LaunchRun() = default;
 
-//===--- Planning a split
-//----------------------------------------------------===//
+//===--- Planning a split -------------------------------------------------===//
 
 namespace {
 /// Reads, one per buffer; nothing when a buffer was written between two of
@@ -87,7 +86,7 @@ bool LaunchRun::sectionsOfChunks(std::string &Reason) {
   }
   Key.Trips = Trips;
   SectionCache::Shared Sections;
-  if (!E.Sections.find(Key, Layer, Sections)) {
+  if (!Ctx.Sections.find(Key, Layer, Sections)) {
     std::vector<ChunkSections> Resolved;
     std::vector<SectionLookup> Lookups;
     MemoryReads.clear();
@@ -105,8 +104,8 @@ bool LaunchRun::sectionsOfChunks(std::string &Reason) {
     if (std::optional<std::vector<SectionCache::MemoryRead>> Reads =
             distinctReads(MemoryReads);
         Reads && !Unrepeatable)
-      E.Sections.store(std::move(Key), std::move(Lookups), std::move(*Reads),
-                       Sections);
+      Ctx.Sections.store(std::move(Key), std::move(Lookups), std::move(*Reads),
+                         Sections);
   }
   for (size_t C = 0; C < Chunks.size(); ++C)
     Chunks[C].Sections = std::move(Sections[C]);
@@ -196,7 +195,7 @@ void LaunchRun::warnOutside(const std::string &Outside) const {
 }
 
 void LaunchRun::checkBoundsOnce(uint64_t Total) {
-  if (!E.BoundsChecked.insert(K.Name).second)
+  if (!Ctx.BoundsChecked.insert(K.Name).second)
     return;
   std::vector<ChunkSections> Resolved;
   std::string Why, Outside;
@@ -237,10 +236,10 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
   // Cut at whole rows, so kernels over different columns of a grid cut it
   // alike and halos are whole rows (ChunkPlan.h, rowGrain).
   uint64_t Grain =
-      Windowed ? 1 : rowGrain(Trips, Shares.size() * E.Config.Chunks);
+      Windowed ? 1 : rowGrain(Trips, Shares.size() * Ctx.Config.Chunks);
   std::vector<ChunkSpec> Cut =
-      splitIterations(To - From, Weights, WindowWhole ? 1 : E.Config.Chunks,
-                      E.Config.MinChunk, Grain);
+      splitIterations(To - From, Weights, WindowWhole ? 1 : Ctx.Config.Chunks,
+                      Ctx.Config.MinChunk, Grain);
   for (ChunkSpec &S : Cut) {
     S.Lo += From;
     S.Hi += From;
@@ -248,12 +247,12 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
   // Boundaries where the data lives: one member may be left with all of it
   // (a halo row), and its one chunk then runs there, windowed.
   bool AllOnOne = false;
-  if (E.Config.OwnerCuts && Cut.size() > 1 && !Windowed) {
+  if (Ctx.Config.OwnerCuts && Cut.size() > 1 && !Windowed) {
     std::vector<NodeId> Nodes;
     for (const ChunkSpec &S : Cut)
       Nodes.push_back(member(Shares[S.Member].Member).Node);
-    Rec.Aligned = E.Cuts.align(K.Name + "#" + std::to_string(Total), *K.Desc,
-                               Env, R.Args, Trips, Nodes, Layer, Cut) > 0;
+    Rec.Aligned = Ctx.Cuts.align(K.Name + "#" + std::to_string(Total), *K.Desc,
+                                 Env, R.Args, Trips, Nodes, Layer, Cut) > 0;
     snapBoundaries(Cut, Grain);
     AllOnOne = Cut.size() == 1;
     Rec.Owner = AllOnOne;
@@ -264,7 +263,7 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
     C.Lo = S.Lo;
     C.Hi = S.Hi;
     // A grid under trial is timed (TeamsTrial::untimed).
-    bool GridUntimed = InLanes && E.TeamsTrials.untimed(GridKey, C.Member);
+    bool GridUntimed = InLanes && Ctx.TeamsTrials.untimed(GridKey, C.Member);
     RunAhead = RunAhead && GridUntimed;
     InLanes = GridUntimed;
     Chunks.push_back(std::move(C));
@@ -284,8 +283,7 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
   return true;
 }
 
-//===--- Data
-//----------------------------------------------------------------===//
+//===--- Data -------------------------------------------------------------===//
 
 Status LaunchRun::prepare(Chunk &C) {
   NodeId Node = member(C.Member).Node;
@@ -297,7 +295,7 @@ Status LaunchRun::prepare(Chunk &C) {
       return S;
     for (size_t A = 0; A < C.NodeArgs.size(); ++A)
       C.NodeArgs[A] += R.Offsets[A];
-    E.Indirect.translate(C.Member, C.NodeArgs);
+    Ctx.Indirect.translate(C.Member, C.NodeArgs);
     return Status();
   }
   if (Status S = prepareSections(C); !S)
@@ -306,7 +304,7 @@ Status LaunchRun::prepare(Chunk &C) {
     return S;
   for (size_t A = 0; A < R.Args.size(); ++A)
     C.NodeArgs[A] += R.Offsets[A];
-  E.Indirect.translate(C.Member, C.NodeArgs);
+  Ctx.Indirect.translate(C.Member, C.NodeArgs);
   return Status();
 }
 
@@ -327,11 +325,10 @@ Status LaunchRun::prepareSections(Chunk &C) {
     C.SpanBytes += A.Span.bytes();
   }
   return Layer.prepareChunk(Node, Needs,
-                            E.Config.Stats ? &Rec.Needed : nullptr);
+                            Ctx.Config.Stats ? &Rec.Needed : nullptr);
 }
 
-//===--- Running
-//-------------------------------------------------------------===//
+//===--- Running ----------------------------------------------------------===//
 
 ChunkRun LaunchRun::chunkRun(const Chunk &C) {
   ChunkRun Run;
@@ -339,8 +336,8 @@ ChunkRun LaunchRun::chunkRun(const Chunk &C) {
   Run.Windowed = !C.Whole;
   Run.Lo = C.Lo;
   Run.Hi = C.Hi;
-  if (C.Member < E.ChunkGrids.size())
-    Run.GridFraction = E.ChunkGrids[C.Member].Fraction;
+  if (C.Member < Ctx.ChunkGrids.size())
+    Run.GridFraction = Ctx.ChunkGrids[C.Member].Fraction;
   Run.Args = C.NodeArgs;
   if (!C.Whole) {
     std::vector<uint64_t> &Out =
@@ -373,8 +370,8 @@ ChunkRun LaunchRun::chunkRun(const Chunk &C) {
 std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
                                             std::vector<double> &Seconds,
                                             bool Wait) {
-  if (!Wait && E.Config.ParallelStarts)
-    if (std::shared_ptr<const void> Kept = E.Back.keepLaunch(R.BackendLaunch))
+  if (!Wait && Ctx.Config.ParallelStarts)
+    if (std::shared_ptr<const void> Kept = Ctx.Back.keepLaunch(R.BackendLaunch))
       return postStarts(Which, Kept);
   std::vector<char> Ok(Which.size(), 0); // written by several threads
   std::vector<StartedChunk> Started(Which.size());
@@ -386,9 +383,10 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
     TraceBegins[I] = trace::on() ? trace::now() : 0;
     Starts[I] = std::chrono::steady_clock::now();
     size_t M = Chunks[Which[I]].Member;
-    Targets[I] = E.Queues.waitTarget(M);
-    Ok[I] = noteChunk(M, E.Back.start(R.BackendLaunch,
-                                      chunkRun(Chunks[Which[I]]), Started[I]));
+    Targets[I] = Ctx.Queues.waitTarget(M);
+    Ok[I] =
+        noteChunk(M, Ctx.Back.start(R.BackendLaunch, chunkRun(Chunks[Which[I]]),
+                                    Started[I]));
   };
   auto Finish = [&](size_t I) {
     size_t M = Chunks[Which[I]].Member;
@@ -396,8 +394,8 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
       // Counted once queued, not before: a wait on another thread that
       // began before the count never takes it for drained (MemberQueues.h).
       if (Ok[I]) {
-        E.Back.release(Started[I]);
-        E.Queues.noteQueued(M);
+        Ctx.Back.release(Started[I]);
+        Ctx.Queues.noteQueued(M);
       }
       if (trace::on())
         traceChunk(Chunks[Which[I]], TraceBegins[I], Ok[I], true);
@@ -408,12 +406,12 @@ std::vector<bool> LaunchRun::startAndFinish(const std::vector<size_t> &Which,
     // left to the next settle. The member counts as settled only once the
     // wait has returned (MemberQueues.h).
     bool Waits = Ok[I];
-    bool WasAhead = Waits && !E.Queues.drainedUpTo(M, Targets[I]);
+    bool WasAhead = Waits && !Ctx.Queues.drainedUpTo(M, Targets[I]);
     if (Waits)
-      Ok[I] = noteChunk(M, E.Back.finish(Started[I]));
+      Ok[I] = noteChunk(M, Ctx.Back.finish(Started[I]));
     if (Waits && Ok[I])
-      E.Queues.drained(M, Targets[I]);
-    if (Waits && !Ok[I] && WasAhead && E.Queues.markFailed(M))
+      Ctx.Queues.drained(M, Targets[I]);
+    if (Waits && !Ok[I] && WasAhead && Ctx.Queues.markFailed(M))
       error("kernel %s failed on %s%s, where kernels ran ahead before it: "
             "their results are lost too (HETERO_RUN_AHEAD=0 waits for every "
             "launch)",
@@ -444,7 +442,7 @@ void LaunchRun::startInTurn(const std::vector<size_t> &Which, StartFn &Start,
       ByMember.emplace_back();
     ByMember[It->second].push_back(I);
   }
-  if (E.Config.ParallelStarts && ByMember.size() > 1) {
+  if (Ctx.Config.ParallelStarts && ByMember.size() > 1) {
     // Each member's on its start thread, behind what was posted there
     // (postStarts); the first here, once its thread has drained.
     auto Job = [&](const std::vector<size_t> &Group) {
@@ -454,18 +452,18 @@ void LaunchRun::startInTurn(const std::vector<size_t> &Which, StartFn &Start,
       }
     };
     for (size_t G = 1; G < ByMember.size(); ++G)
-      E.Starters.post(Chunks[Which[ByMember[G][0]]].Member,
-                      [&Job, &Group = ByMember[G]] { Job(Group); });
-    E.Starters.drain(Chunks[Which[ByMember[0][0]]].Member);
+      Ctx.Starters.post(Chunks[Which[ByMember[G][0]]].Member,
+                        [&Job, &Group = ByMember[G]] { Job(Group); });
+    Ctx.Starters.drain(Chunks[Which[ByMember[0][0]]].Member);
     Job(ByMember[0]);
     for (size_t G = 1; G < ByMember.size(); ++G)
-      E.Starters.drain(Chunks[Which[ByMember[G][0]]].Member);
+      Ctx.Starters.drain(Chunks[Which[ByMember[G][0]]].Member);
   } else {
     std::vector<char> Waited(Which.size(), 0);
     std::map<size_t, size_t> Running; // member -> its started chunk
     for (size_t I = 0; I < Which.size(); ++I) {
       size_t M = Chunks[Which[I]].Member;
-      E.Starters.drain(M); // what was posted there starts first
+      Ctx.Starters.drain(M); // what was posted there starts first
       if (auto It = Running.find(M); It != Running.end()) {
         Finish(It->second);
         Waited[It->second] = 1;
@@ -483,7 +481,7 @@ bool LaunchRun::startsInLanes() const {
   if (Chunks.size() < 2)
     return false; // one chunk that waits goes to its member's worker
   for (const Chunk &C : Chunks)
-    if (!E.Back.startsChunks(C.Member))
+    if (!Ctx.Back.startsChunks(C.Member))
       return false;
   return true;
 }
@@ -497,7 +495,7 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
   bool Ahead = RunAhead && Which.size() == Chunks.size();
   bool AllStart = !Which.empty();
   for (size_t C : Which)
-    AllStart = AllStart && E.Back.startsChunks(Chunks[C].Member);
+    AllStart = AllStart && Ctx.Back.startsChunks(Chunks[C].Member);
   if (AllStart) {
     std::vector<bool> Ok = startAndFinish(Which, Seconds, !Ahead);
     Rec.RanAhead = Rec.RanAhead || Ahead; // a rerun after a failure waits
@@ -506,7 +504,7 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
   }
   // Chunks on workers: whatever was posted to their members' start
   // threads goes first.
-  E.issuePosted();
+  Ctx.issuePosted();
   std::vector<std::pair<int, std::function<bool()>>> Tasks;
   for (size_t I = 0; I < Which.size(); ++I) {
     Tasks.push_back(
@@ -515,7 +513,7 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
            double TraceBegin = trace::on() ? trace::now() : 0;
            auto Start = std::chrono::steady_clock::now();
            bool Ok =
-               noteChunk(C.Member, E.Back.run(R.BackendLaunch, chunkRun(C)));
+               noteChunk(C.Member, Ctx.Back.run(R.BackendLaunch, chunkRun(C)));
            Seconds[I] = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - Start)
                             .count();
@@ -528,7 +526,7 @@ std::vector<bool> LaunchRun::runChunks(const std::vector<size_t> &Which) {
   if (Wait.active())
     Wait.setName("wait for " + std::to_string(Tasks.size()) +
                  (Tasks.size() == 1 ? " chunk" : " chunks"));
-  std::vector<bool> Ok = E.RunTasks(Tasks);
+  std::vector<bool> Ok = Ctx.RunTasks(Tasks);
   account(Which, Seconds, Ok);
   return Ok;
 }
@@ -554,27 +552,27 @@ std::vector<bool> LaunchRun::postStarts(const std::vector<size_t> &Which,
   if (Posting.active())
     Posting.setName("post " + std::to_string(Which.size()) + " chunks");
   for (auto &[M, Runs] : ByMember) {
-    E.Starters.post(
-        M, [&E = E, Kernel = &K, Kept, M = M, Runs = std::move(Runs)] {
+    Ctx.Starters.post(
+        M, [&Ctx = Ctx, Kernel = &K, Kept, M = M, Runs = std::move(Runs)] {
           for (const ChunkRun &C : Runs) {
             StartedChunk S;
-            if (E.Queues.failed(M))
+            if (Ctx.Queues.failed(M))
               return;
-            if (Status Started = E.Back.start(Kept.get(), C, S); !Started) {
-              if (E.Queues.markFailed(M))
+            if (Status Started = Ctx.Back.start(Kept.get(), C, S); !Started) {
+              if (Ctx.Queues.markFailed(M))
                 error("kernel %s did not start on %s after its launch returned "
                       "(%s): its results are lost (HETERO_RUN_AHEAD=0 starts "
                       "every chunk before its launch returns)",
-                      Kernel->shown().c_str(), E.MemberNames[M].c_str(),
+                      Kernel->shown().c_str(), Ctx.MemberNames[M].c_str(),
                       Started.message().c_str());
               return;
             }
-            E.Back.release(S);
+            Ctx.Back.release(S);
           }
         });
   }
   for (size_t C : Which) {
-    E.Queues.noteQueued(Chunks[C].Member);
+    Ctx.Queues.noteQueued(Chunks[C].Member);
     if (trace::on())
       traceChunk(Chunks[C], trace::now(), true, true);
   }
@@ -709,14 +707,14 @@ bool LaunchRun::runAndRecover(
     if (Failed.empty())
       return true;
     for (size_t M : Failed)
-      if (E.Queues.failed(M))
+      if (Ctx.Queues.failed(M))
         return false; // said where it was found
     // A faulted kernel leaves its CUDA context unusable: every part of that
     // GPU (HETERO_GPU_SPLIT) leaves with the part it ran on.
     std::map<size_t, size_t> With; // part -> the failed part of its GPU
     for (size_t M : Failed)
-      for (size_t O = 0; O < E.Members.size(); ++O)
-        if (!Failed.count(O) && !E.Members[O].Failed &&
+      for (size_t O = 0; O < Ctx.Members.size(); ++O)
+        if (!Failed.count(O) && !Ctx.Members[O].Failed &&
             member(M).sameGpu(member(O)))
           With.emplace(O, M);
     for (const auto &[O, M] : With)
@@ -726,8 +724,8 @@ bool LaunchRun::runAndRecover(
       if (Failed.count(Chunks[C].Member))
         Again.push_back(C);
     for (size_t M : Failed) {
-      E.Members[M].Failed = true;
-      E.updateHome();
+      Ctx.Members[M].Failed = true;
+      Ctx.updateHome();
       if (auto It = With.find(M); It != With.end())
         error("%s leaves the pool with %s (parts of one GPU)", name(M).c_str(),
               name(It->second).c_str());
@@ -754,8 +752,7 @@ bool LaunchRun::runAndRecover(
   return true;
 }
 
-//===--- Finishing
-//-----------------------------------------------------------===//
+//===--- Finishing --------------------------------------------------------===//
 
 void LaunchRun::finish() {
   for (size_t C = 0; C < Chunks.size(); ++C) {
@@ -789,7 +786,7 @@ Status LaunchRun::combineReductions() {
 }
 
 void LaunchRun::recordUsage() {
-  std::vector<uint64_t> Iterations(E.Members.size(), 0);
+  std::vector<uint64_t> Iterations(Ctx.Members.size(), 0);
   for (const Chunk &C : Chunks)
     Iterations[C.Member] += C.Hi - C.Lo;
   size_t Most = static_cast<size_t>(
@@ -833,11 +830,11 @@ bool LaunchRun::learnRoom(size_t M) {
   double Share = static_cast<double>(Mine) / static_cast<double>(Launch);
   double Fits = Share * RoomCaps::Headroom * static_cast<double>(Room) /
                 static_cast<double>(std::max<uint64_t>(Need, 1));
-  double Had = std::min(Share, E.Room.cap(RoomKey, M));
+  double Had = std::min(Share, Ctx.Room.cap(RoomKey, M));
   if (Fits >= Had)
     Fits = Had / 2; // it needed more than its sections
-  E.Room.learn(RoomKey, M, Fits);
-  if (E.Room.cap(RoomKey, M) <= 0 || Fits * static_cast<double>(Launch) < 1)
+  Ctx.Room.learn(RoomKey, M, Fits);
+  if (Ctx.Room.cap(RoomKey, M) <= 0 || Fits * static_cast<double>(Launch) < 1)
     return false; // it leaves: its share goes elsewhere
   RoomLearned = true;
   return true;
@@ -910,7 +907,7 @@ LaunchRun::Outcome LaunchRun::planAndPrepare(std::vector<Share> &Shares,
     if (Prepared.code() == StatusCode::NoRoom && !RoomKey.empty() &&
         learnRoom(M)) {
       RoomCaps::Applied Fit =
-          E.Room.apply(RoomKey, Shares, RoomTakers, E.MemberNames);
+          Ctx.Room.apply(RoomKey, Shares, RoomTakers, Ctx.MemberNames);
       if (Windowed || Fit.Overflow > 0 || Fit.Shares.empty()) {
         // Nothing has run: the engine goes round with the caps as they are.
         Reason = "no room on " + name(M) + " for its share";
@@ -1037,9 +1034,9 @@ LaunchRun::Outcome LaunchRun::whole(const WholeChoice &Choice,
         name(Chunks[0].Member) + " (whole kernel: " +
         (Chunks[0].Member == Choice.Order[0] ? Choice.Reason : "fallback") +
         ")";
-    E.sayLaunch(K.Name, "whole:" + Where + NotSplit,
-                "launch " + K.shown() + " on " + Where +
-                    ", not split: " + NotSplit);
+    Ctx.sayLaunch(K.Name, "whole:" + Where + NotSplit,
+                  "launch " + K.shown() + " on " + Where +
+                      ", not split: " + NotSplit);
   }
   return Outcome::Done;
 }

@@ -26,7 +26,8 @@ class LaunchRun {
 public:
   using Outcome = LaunchOutcome;
 
-  LaunchRun(Engine &E, const LaunchRequest &R, KernelStats::Launch &Rec);
+  LaunchRun(LaunchContext &Ctx, const LaunchRequest &R,
+            KernelStats::Launch &Rec);
   ~LaunchRun();
   LaunchRun(const LaunchRun &) = delete;
   LaunchRun &operator=(const LaunchRun &) = delete;
@@ -102,7 +103,8 @@ private:
     std::vector<uintptr_t> NodeArgs;
   };
 
-  Engine &E;
+  /// The engine's parts a launch works with (LaunchContext.h).
+  LaunchContext &Ctx;
   DataLayer &Layer;
   const LaunchRequest &R;
   const KernelTraits &K;
@@ -149,8 +151,8 @@ private:
   /// (no capacity known, or less than an iteration would fit).
   bool learnRoom(size_t M);
 
-  const Member &member(size_t M) const { return E.Members[M]; }
-  const std::string &name(size_t M) const { return E.MemberNames[M]; }
+  const Member &member(size_t M) const { return Ctx.Members[M]; }
+  const std::string &name(size_t M) const { return Ctx.MemberNames[M]; }
   bool plan(const std::vector<Share> &Shares, std::string &Reason);
   /// The descriptor's view of the launch (Env): its arguments, and reads of
   /// mapped memory through the data layer, noted for the section cache.

@@ -1,5 +1,5 @@
-//===- StarPUPool.cpp - The StarPU workers behind the device --------------===//
-#include "hetero/StarPUPool.h"
+//===- StarPUWorkers.cpp - The StarPU workers behind the device -----------===//
+#include "hetero/StarPUWorkers.h"
 
 #include "hetero/Log.h"
 #include "hetero/NodeShare.h"
@@ -113,7 +113,7 @@ struct starpu_codelet *codelet() {
 }
 } // namespace
 
-void StarPUPool::prepareEnvironment() {
+void StarPUWorkers::prepareEnvironment() {
   static std::once_flag Once;
   std::call_once(Once, [] {
     // Kernels on the CPU member fork their own OpenMP threads: StarPU must not
@@ -138,7 +138,7 @@ void StarPUPool::prepareEnvironment() {
   });
 }
 
-bool StarPUPool::start(const Config &C, std::string &Err) {
+bool StarPUWorkers::start(const Config &C, std::string &Err) {
   if (Started)
     return true;
   prepareEnvironment();
@@ -179,7 +179,7 @@ bool StarPUPool::start(const Config &C, std::string &Err) {
   return true;
 }
 
-std::string StarPUPool::version() {
+std::string StarPUWorkers::version() {
   int Major = 0, Minor = 0, Release = 0;
   if (!starpu().Error.empty())
     return "not loaded";
@@ -188,7 +188,7 @@ std::string StarPUPool::version() {
          std::to_string(Release);
 }
 
-std::string StarPUPool::libraries() {
+std::string StarPUWorkers::libraries() {
   if (!starpu().Error.empty())
     return starpu().Error;
   // StarPU's CUDA runtime, as the loader found it for StarPU.
@@ -205,7 +205,7 @@ std::string StarPUPool::libraries() {
   return starpu().Path + ", " + Cudart;
 }
 
-void StarPUPool::stop() {
+void StarPUWorkers::stop() {
   if (!Started)
     return;
   starpu().starpu_shutdown();
@@ -213,7 +213,7 @@ void StarPUPool::stop() {
   Workers.clear();
 }
 
-bool StarPUPool::runOn(int Id, const std::function<bool()> &Fn) {
+bool StarPUWorkers::runOn(int Id, const std::function<bool()> &Fn) {
   if (!Started)
     return false;
   Closure C{&Fn};
@@ -231,7 +231,7 @@ bool StarPUPool::runOn(int Id, const std::function<bool()> &Fn) {
   return C.Result;
 }
 
-std::vector<bool> StarPUPool::runAll(
+std::vector<bool> StarPUWorkers::runAll(
     const std::vector<std::pair<int, std::function<bool()>>> &Tasks) {
   std::vector<bool> Ok(Tasks.size(), false);
   std::vector<Closure> Closures(Tasks.size());
@@ -283,7 +283,7 @@ std::vector<bool> StarPUPool::runAll(
   return Ok;
 }
 
-double StarPUPool::bandwidth(int From, int To) const {
+double StarPUWorkers::bandwidth(int From, int To) const {
   if (!Started || From < 0 || To < 0)
     return 0;
   const StarPULibrary &L = starpu();
@@ -292,7 +292,7 @@ double StarPUPool::bandwidth(int From, int To) const {
       L.starpu_worker_get_memory_node(static_cast<unsigned>(To)));
 }
 
-std::vector<std::string> StarPUPool::topology() const {
+std::vector<std::string> StarPUWorkers::topology() const {
   std::vector<std::string> Lines;
   char *Text = nullptr;
   size_t Size = 0;

@@ -1,4 +1,4 @@
-//===- StarPUPool.h - The StarPU workers behind the device ------*- C++ -*-===//
+//===- StarPUWorkers.h - The StarPU workers behind the device ---*- C++ -*-===//
 //
 // Starts StarPU with one CUDA worker per GPU and the CPU workers the plugin
 // asks for, and runs work on a chosen worker as a StarPU task, or many at
@@ -7,8 +7,8 @@
 // STARPU_HOME) and its hwloc view of the topology are reported from here.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HETERO_STARPUPOOL_H
-#define HETERO_STARPUPOOL_H
+#ifndef HETERO_STARPUWORKERS_H
+#define HETERO_STARPUWORKERS_H
 
 #include <cstdio>
 #include <functional>
@@ -18,7 +18,7 @@
 
 namespace hetero {
 
-class StarPUPool {
+class StarPUWorkers {
 public:
   struct Config {
     int NumGpus = 0; // CUDA devices the plugin could initialise
@@ -66,7 +66,7 @@ public:
   /// StarPU did not load), for hetero-info.
   static std::string libraries();
 
-  ~StarPUPool() { stop(); }
+  ~StarPUWorkers() { stop(); }
 
 private:
   bool Started = false;
@@ -78,4 +78,4 @@ int availableCores();
 
 } // namespace hetero
 
-#endif // HETERO_STARPUPOOL_H
+#endif // HETERO_STARPUWORKERS_H
