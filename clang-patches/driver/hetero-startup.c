@@ -12,6 +12,16 @@
 //     misspelt "heter") are ignored: one warning says so. Not when offload
 //     is disabled (OMP_TARGET_OFFLOAD=DISABLED), where nothing is offloaded
 //     at all, as the user asked.
+// And one setting for the OpenMP runtime (libomp has read its environment
+// by now: libomptarget's start initialises it), through kmp_set_defaults:
+// hetero runs kernels on several CPU-side members at once, each an OpenMP
+// root with its own team, which oversubscribes the cores, so libomp's
+// threads sleep between loops; its work stealing for schedule(dynamic)
+// (nonmonotonic, the default) then fails now and then (LLVM 19's libomp
+// asserted 'vnew.p.ub * (UT)chunk <= trip' in kmp_dispatch.cpp over two
+// H200s and 32 cores; llvm-project issues 86995 and 132164). Under hetero,
+// dynamic loops take the monotonic schedule (a shared counter) unless the
+// user set KMP_FORCE_MONOTONIC_DYNAMIC_SCHEDULE.
 #define _GNU_SOURCE // dladdr
 #include <dlfcn.h>
 #include <stdio.h>
@@ -74,14 +84,35 @@ static void warnIfSettingsIgnored(const char *Plugins) {
           Plugins ? " does not select hetero" : "");
 }
 
+typedef void (*SetDefaultsFn)(const char *);
+
+static void preferMonotonicDynamic(void) {
+  if (getenv("KMP_FORCE_MONOTONIC_DYNAMIC_SCHEDULE"))
+    return;
+  SetDefaultsFn Set = (SetDefaultsFn)dlsym(RTLD_DEFAULT, "kmp_set_defaults");
+  if (!Set)
+    return;
+  // kmp_set_defaults also resets the affinity format to libomp's default:
+  // the user's is given again.
+  char Defaults[512] = "KMP_FORCE_MONOTONIC_DYNAMIC_SCHEDULE=1";
+  const char *Format = getenv("OMP_AFFINITY_FORMAT");
+  if (Format && !strchr(Format, '|') && strlen(Format) < 400)
+    snprintf(Defaults, sizeof(Defaults),
+             "KMP_FORCE_MONOTONIC_DYNAMIC_SCHEDULE=1|OMP_AFFINITY_FORMAT=%s",
+             Format);
+  Set(Defaults);
+}
+
 __attribute__((constructor)) static void heteroCheckRuntime(void) {
   const char *Plugins = getenv("LIBOMPTARGET_PLUGIN");
   if (!Plugins || !namesPlugin(Plugins, "hetero")) {
     warnIfSettingsIgnored(Plugins);
     return;
   }
-  if (dlsym(RTLD_DEFAULT, "__hetero_runtime_version"))
+  if (dlsym(RTLD_DEFAULT, "__hetero_runtime_version")) {
+    preferMonotonicDynamic();
     return;
+  }
   const char *Loaded = "no libomptarget";
   Dl_info Info;
   void *Entry = dlsym(RTLD_DEFAULT, "__tgt_register_lib");
