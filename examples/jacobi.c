@@ -35,16 +35,17 @@
 static void usage(const char *prog) {
   fprintf(stderr,
           "usage: %s [N] [ITERS] [collapse|rows]\n"
-          "  N      grid edge length, 3..32768 (default 1024)\n"
+          "  N      grid edge length, 3..131072 (default 1024)\n"
           "  ITERS  Jacobi sweeps, 1..1000000 (default 100)\n"
           "  collapse: one iteration per point (default); rows: per row\n",
           prog);
 }
 
 int main(int argc, char **argv) {
-  int n = 1024, iters = 100, rows = 0;
+  long n = 1024;
+  int iters = 100, rows = 0;
 
-  if (argc > 4 || (argc > 1 && parse_int(argv[1], 3, 32768, &n) != 0) ||
+  if (argc > 4 || (argc > 1 && parse_long(argv[1], 3, 131072, &n) != 0) ||
       (argc > 2 && parse_int(argv[2], 1, 1000000, &iters) != 0) ||
       (argc > 3 && strcmp(argv[3], "collapse") != 0 &&
        !(rows = strcmp(argv[3], "rows") == 0))) {
@@ -52,16 +53,18 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  const int nn = n * n; /* at most 2^30 */
+  /* 64-bit indices: from N = 46341 on, N * N is past INT_MAX (a grid of
+   * 110 GB, larger than one GPU's share, is N = 83000). */
+  const long nn = n * n;
   double *a = malloc((size_t)nn * sizeof *a);
   double *b = malloc((size_t)nn * sizeof *b);
   if (a == NULL || b == NULL) {
-    fprintf(stderr, "jacobi: out of memory for n=%d\n", n);
+    fprintf(stderr, "jacobi: out of memory for n=%ld\n", n);
     return 1;
   }
 
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++)
+  for (long i = 0; i < n; i++)
+    for (long j = 0; j < n; j++)
       a[i * n + j] = (i == 0) ? 1.0 : 0.0;
 
   double t0 = omp_get_wtime(), t1 = t0, t2 = t0;
@@ -70,7 +73,7 @@ int main(int argc, char **argv) {
   {
     /* b needs the same fixed boundary values as a. */
 #pragma omp target teams distribute parallel for
-    for (int k = 0; k < nn; k++)
+    for (long k = 0; k < nn; k++)
       b[k] = a[k];
 
     t1 = omp_get_wtime();
@@ -79,15 +82,15 @@ int main(int argc, char **argv) {
     for (int it = 0; it < iters; it++) {
       if (rows) {
 #pragma omp target teams distribute parallel for
-        for (int i = 1; i < n - 1; i++)
-          for (int j = 1; j < n - 1; j++)
+        for (long i = 1; i < n - 1; i++)
+          for (long j = 1; j < n - 1; j++)
             dst[i * n + j] =
                 0.25 * (src[(i - 1) * n + j] + src[(i + 1) * n + j] +
                         src[i * n + (j - 1)] + src[i * n + (j + 1)]);
       } else {
 #pragma omp target teams distribute parallel for collapse(2)
-        for (int i = 1; i < n - 1; i++)
-          for (int j = 1; j < n - 1; j++)
+        for (long i = 1; i < n - 1; i++)
+          for (long j = 1; j < n - 1; j++)
             dst[i * n + j] =
                 0.25 * (src[(i - 1) * n + j] + src[(i + 1) * n + j] +
                         src[i * n + (j - 1)] + src[i * n + (j + 1)]);
@@ -100,7 +103,7 @@ int main(int argc, char **argv) {
     /* After an odd number of sweeps the newest grid is b. */
     if (src != a) {
 #pragma omp target teams distribute parallel for
-      for (int k = 0; k < nn; k++)
+      for (long k = 0; k < nn; k++)
         a[k] = src[k];
     }
 
@@ -110,11 +113,11 @@ int main(int argc, char **argv) {
   double t3 = omp_get_wtime();
 
   double checksum = 0.0;
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++)
+  for (long i = 0; i < n; i++)
+    for (long j = 0; j < n; j++)
       checksum += a[i * n + j];
 
-  printf("jacobi: n=%d iters=%d checksum=%.12e\n", n, iters, checksum);
+  printf("jacobi: n=%ld iters=%d checksum=%.12e\n", n, iters, checksum);
 
   double sweeps = (t2 - t1 > 0.0) ? t2 - t1 : 1e-30;
   fprintf(stderr, "jacobi: devices=%d\n", omp_get_num_devices());
