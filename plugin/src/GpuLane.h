@@ -13,7 +13,10 @@
 // must run after what this one holds (PluginBackend::orderAfter) waits on the
 // device for Event, recorded at this lane's end (an event of its GPU) when
 // something was issued since it last was: Issued counts what went in the
-// stream, Recorded what the event covers.
+// stream, Recorded what the event covers. WaitedFor[S] is the Recorded
+// count of lane S that this lane's stream last waited for: a launch's
+// several copies from one GPU to another need its kernels' event waited
+// for once (a stream synchronized since had it done by then).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETERO_PLUGIN_GPULANE_H
@@ -41,6 +44,7 @@ struct GpuLane {
   std::vector<Copy> Copies;
   void *Event = nullptr; // a CUevent of the lane's GPU, made when first used
   uint64_t Issued = 0, Recorded = UINT64_MAX;
+  std::vector<uint64_t> WaitedFor; // by source member; UINT64_MAX: never
   bool Failed = false;
   std::string Why;
 };

@@ -283,6 +283,9 @@ LaneOrder GpuLanes::orderAfter(size_t W, size_t S) {
   LaneOrder Done = From.Copies.empty() ? LaneOrder::Ordered : LaneOrder::Held;
   if (!From.Queue.Queue)
     return Done; // its stream was waited for: nothing issued is in flight
+  if (From.Recorded == From.Issued && S < To.WaitedFor.size() &&
+      To.WaitedFor[S] == From.Recorded)
+    return Done; // waited for since, and nothing issued there after it
   TraceSpan Traced("host", "order", "order");
   const Member &Signal = Members[S], &Wait = Members[W];
   ++To.Issued; // the wait is in its stream: what waits for W waits for it
@@ -304,6 +307,9 @@ LaneOrder GpuLanes::orderAfter(size_t W, size_t S) {
   if (!gpuContext(Wait) ||
       Cuda->wait_event(Wait.Device, From.Event, &To.Queue) != OFFLOAD_SUCCESS)
     return LaneOrder::No;
+  if (To.WaitedFor.size() <= S)
+    To.WaitedFor.resize(S + 1, UINT64_MAX);
+  To.WaitedFor[S] = From.Recorded;
   return Done;
 }
 

@@ -480,6 +480,8 @@ int32_t HeteroPluginTy::launch_kernel(int32_t, void *TgtEntryPtr,
   R.Kernel = &Launch.Kernel->Traits;
   R.BackendLaunch = &Launch;
   R.TripCount = KernelArgs->Tripcount;
+  R.Args.reserve(KernelArgs->NumArgs);
+  R.Offsets.reserve(KernelArgs->NumArgs);
   for (uint32_t A = 0; A < KernelArgs->NumArgs; ++A) {
     R.Args.push_back(reinterpret_cast<uintptr_t>(TgtArgs[A]));
     R.Offsets.push_back(TgtOffsets[A]);

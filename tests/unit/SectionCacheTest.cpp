@@ -74,9 +74,8 @@ TEST_F(SectionCacheTest, AnswersTheSameLaunchAgain) {
   EXPECT_EQ(Got, Resolved); // the same sections, not copies
   // Chunk 1 reads a[50, 101): 8 * 51 bytes from byte 400; writes b[50, 100).
   ASSERT_EQ(Got[1]->Buffers.size(), 2u);
-  EXPECT_EQ(Got[1]->Buffers[0].Read.ranges(), (std::vector<Range>{{400, 808}}));
-  EXPECT_EQ(Got[1]->Buffers[1].Write.ranges(),
-            (std::vector<Range>{{400, 800}}));
+  EXPECT_EQ(Got[1]->Buffers[0].Read.list(), (std::vector<Range>{{400, 808}}));
+  EXPECT_EQ(Got[1]->Buffers[1].Write.list(), (std::vector<Range>{{400, 800}}));
 
   // Anything else the sections came from asks again.
   SectionCache::Key Other = K;

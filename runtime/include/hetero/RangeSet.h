@@ -8,6 +8,7 @@
 #ifndef HETERO_RANGESET_H
 #define HETERO_RANGESET_H
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -34,16 +35,55 @@ public:
   std::vector<Range> intersect(uint64_t Lo, uint64_t Hi) const;
   /// The parts of [Lo, Hi) that are not in the set, in order.
   std::vector<Range> missing(uint64_t Lo, uint64_t Hi) const;
-  /// Every range of the set, in order.
-  std::vector<Range> ranges() const;
+  /// Every range of the set, in order, read in place (no copy): a launch
+  /// walks its sections' and the nodes' ranges many times. Not on a
+  /// temporary set, which would be gone before the loop over it runs.
+  class View;
+  View ranges() const &;
+  View ranges() const && = delete;
+  /// Every range of the set, in order, as a copy.
+  std::vector<Range> list() const;
   /// Number of bytes in the set.
   uint64_t bytes() const;
   bool empty() const { return Map.empty(); }
   void clear() { Map.clear(); }
 
 private:
-  std::map<uint64_t, uint64_t> Map; // Lo -> Hi
+  // Lo -> [Lo, Hi). Nodes are changed in place where a range grows, shrinks
+  // or moves its start (extract and reinsert): an update that only moves a
+  // boundary allocates nothing.
+  using Storage = std::map<uint64_t, Range>;
+  Storage Map;
 };
+
+class RangeSet::View {
+public:
+  class Iterator {
+  public:
+    explicit Iterator(Storage::const_iterator It) : It(It) {}
+    const Range &operator*() const { return It->second; }
+    const Range *operator->() const { return &It->second; }
+    Iterator &operator++() {
+      ++It;
+      return *this;
+    }
+    bool operator==(const Iterator &O) const { return It == O.It; }
+    bool operator!=(const Iterator &O) const { return It != O.It; }
+
+  private:
+    Storage::const_iterator It;
+  };
+  explicit View(const Storage &Map) : Map(Map) {}
+  Iterator begin() const { return Iterator(Map.begin()); }
+  Iterator end() const { return Iterator(Map.end()); }
+  std::size_t size() const { return Map.size(); }
+  bool empty() const { return Map.empty(); }
+
+private:
+  const Storage &Map;
+};
+
+inline RangeSet::View RangeSet::ranges() const & { return View(Map); }
 
 } // namespace hetero
 

@@ -326,7 +326,8 @@ Status DataLayer::evictLocked(NodeId N, uint64_t Bytes) {
       Nodes[N]->pinHost(reinterpret_cast<void *>(V.B->Base + R.Lo),
                         R.Hi - R.Lo);
       V.B->HostPinned = true;
-      for (const Range &Only : validOnlyOnLocked(N, *V.B, R.Lo, R.Hi).ranges())
+      RangeSet Alone = validOnlyOnLocked(N, *V.B, R.Lo, R.Hi);
+      for (const Range &Only : Alone.ranges())
         if (Status S = makeValidLocked(HostNode, *V.B, Only.Lo, Only.Hi); !S)
           return S;
       if (!Nodes[N]->unback(V.B->NodePtr[N], R.Lo, R.Hi))

@@ -54,6 +54,7 @@ bool LaunchRun::noteRead(const std::optional<BufferInfo> &B, bool Ok) {
 
 void LaunchRun::bindEnvironment() {
   Env = DescEnv();
+  Env.Args.reserve(R.Args.size());
   for (size_t A = 0; A < R.Args.size(); ++A)
     Env.Args.push_back(R.Args[A] + R.Offsets[A]);
   Env.Load = [this](uint64_t Addr, void *Dst, unsigned Bytes) {
@@ -76,6 +77,9 @@ bool LaunchRun::sectionsOfChunks(std::string &Reason) {
   const KernelDescriptor &D = *K.Desc;
   SectionCache::Key Key;
   Key.Desc = &D;
+  Key.Chunks.reserve(Chunks.size());
+  Key.Args.reserve(D.argsUsed().size());
+  Key.Offsets.reserve(D.argsUsed().size());
   for (const Chunk &C : Chunks)
     Key.Chunks.push_back({C.Member, C.Lo, C.Hi});
   // Only arguments the descriptor reads: CG's axpy gets a new alpha each
@@ -229,6 +233,7 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
     return false;
   }
   std::vector<double> Weights;
+  Weights.reserve(Shares.size());
   for (const Share &S : Shares)
     Weights.push_back(S.Weight);
   uint64_t From = Windowed ? std::min(WinLo, Total) : 0;
@@ -249,6 +254,7 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
   bool AllOnOne = false;
   if (Ctx.Config.OwnerCuts && Cut.size() > 1 && !Windowed) {
     std::vector<NodeId> Nodes;
+    Nodes.reserve(Cut.size());
     for (const ChunkSpec &S : Cut)
       Nodes.push_back(member(Shares[S.Member].Member).Node);
     Rec.Aligned = Ctx.Cuts.align(K.Name + "#" + std::to_string(Total), *K.Desc,
@@ -257,6 +263,7 @@ bool LaunchRun::planChunks(const std::vector<Share> &Shares,
     AllOnOne = Cut.size() == 1;
     Rec.Owner = AllOnOne;
   }
+  Chunks.reserve(Cut.size());
   for (const ChunkSpec &S : Cut) {
     Chunk C;
     C.Member = Shares[S.Member].Member;
@@ -656,10 +663,12 @@ Status LaunchRun::evacuate(size_t M, const std::vector<size_t> &Again) {
   // Everything else that lived only there goes to the host, then the node's
   // copies are forgotten. The chunks' own write sections come along too:
   // they are written again, with the same values, when the chunks rerun.
-  for (BufferId B : Touched)
-    for (const Range &Rg : Layer.validOnlyOn(Node, B).ranges())
+  for (BufferId B : Touched) {
+    RangeSet Only = Layer.validOnlyOn(Node, B);
+    for (const Range &Rg : Only.ranges())
       if (Status S = Layer.makeValid(HostNode, B, Rg.Lo, Rg.Hi); !S)
         return S;
+  }
   if (!Layer.discardNode(Node, Touched))
     return Status::error(StatusCode::CopyFailed,
                          "the data of " + name(M) + " could not be moved");

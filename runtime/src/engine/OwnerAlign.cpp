@@ -257,7 +257,7 @@ bool OwnerAlign::toOwner(Kernel &Kn, Window W, const KernelDescriptor &D,
   // else of all it reaches: a halo row's writes were split, and each
   // member then held a piece of the row alone, while its neighbour row, all
   // the launch needs, lies on one member.
-  std::vector<Range> Looked = Re.Inputs.ranges();
+  std::vector<Range> Looked = Re.Inputs.list();
   if (Looked.empty())
     Looked = {{Re.Lo, Re.Hi}};
   uint64_t Span = 0;
@@ -311,13 +311,16 @@ unsigned OwnerAlign::align(const std::string &Key, const KernelDescriptor &D,
     return 0;
   // The shares' cuts, and whether each is where this kernel's last launch
   // had it (or the kernel is new: then its boundaries are the owners').
-  std::vector<Cut> Cuts;
+  std::vector<Cut> Before; // this launch's, then (swapped) the last one's
+  Before.reserve(Chunks.size() - 1);
   for (size_t I = 0; I + 1 < Chunks.size(); ++I)
-    Cuts.push_back({Chunks[I].Member, Chunks[I + 1].Member, Chunks[I].Hi});
+    Before.push_back({Chunks[I].Member, Chunks[I + 1].Member, Chunks[I].Hi});
   bool Known = !Kn.LastCuts.empty();
-  std::vector<Cut> Before = std::exchange(Kn.LastCuts, Cuts);
+  std::swap(Before, Kn.LastCuts);
+  const std::vector<Cut> &Cuts = Kn.LastCuts;
 
   std::vector<uint64_t> Args;
+  Args.reserve(D.argsUsed().size());
   for (unsigned A : D.argsUsed())
     Args.push_back(A < Env.Args.size() ? Env.Args[A] : 0);
   Window W;

@@ -8,46 +8,74 @@ namespace hetero {
 void RangeSet::insert(uint64_t Lo, uint64_t Hi) {
   if (Hi <= Lo)
     return;
-  // Start from the last range beginning at or before Lo: it may touch.
   auto It = Map.upper_bound(Lo);
+  // The last range beginning at or before Lo grows if it touches.
   if (It != Map.begin()) {
     auto Prev = std::prev(It);
-    if (Prev->second >= Lo) {
-      Lo = Prev->first;
-      Hi = std::max(Hi, Prev->second);
-      It = Map.erase(Prev);
+    if (Prev->second.Hi >= Lo) {
+      Range &Grown = Prev->second;
+      Grown.Hi = std::max(Grown.Hi, Hi);
+      while (It != Map.end() && It->first <= Grown.Hi) {
+        Grown.Hi = std::max(Grown.Hi, It->second.Hi);
+        It = Map.erase(It);
+      }
+      return;
     }
   }
+  if (It == Map.end() || It->first > Hi) {
+    Map.emplace_hint(It, Lo, Range{Lo, Hi});
+    return;
+  }
+  // The next range, which it touches, starts at Lo now: its node moves.
+  auto Node = Map.extract(It++);
+  Hi = std::max(Hi, Node.mapped().Hi);
   while (It != Map.end() && It->first <= Hi) {
-    Hi = std::max(Hi, It->second);
+    Hi = std::max(Hi, It->second.Hi);
     It = Map.erase(It);
   }
-  Map.emplace(Lo, Hi);
+  Node.key() = Lo;
+  Node.mapped() = {Lo, Hi};
+  Map.insert(It, std::move(Node));
 }
 
 void RangeSet::erase(uint64_t Lo, uint64_t Hi) {
   if (Hi <= Lo)
     return;
   auto It = Map.upper_bound(Lo);
+  // A range that straddles Lo keeps its head in place; a tail past Hi is
+  // a new range, or the same node moved if no head is left.
+  auto CutTail = [&](Storage::iterator At, uint64_t TailHi) {
+    auto Node = Map.extract(At);
+    Node.key() = Hi;
+    Node.mapped() = {Hi, TailHi};
+    Map.insert(It, std::move(Node));
+  };
   if (It != Map.begin()) {
     auto Prev = std::prev(It);
-    if (Prev->second > Lo) {
-      uint64_t PLo = Prev->first, PHi = Prev->second;
-      Map.erase(Prev);
-      if (PLo < Lo)
-        Map.emplace(PLo, Lo);
-      if (PHi > Hi)
-        Map.emplace(Hi, PHi);
-      It = Map.upper_bound(Lo);
+    uint64_t PHi = Prev->second.Hi;
+    if (PHi > Lo) {
+      if (Prev->first < Lo) {
+        Prev->second.Hi = Lo;
+        if (PHi > Hi) {
+          Map.emplace_hint(It, Hi, Range{Hi, PHi});
+          return;
+        }
+      } else if (PHi > Hi) {
+        CutTail(Prev, PHi);
+        return;
+      } else {
+        Map.erase(Prev);
+      }
     }
   }
   while (It != Map.end() && It->first < Hi) {
-    uint64_t RHi = It->second;
-    It = Map.erase(It);
+    uint64_t RHi = It->second.Hi;
     if (RHi > Hi) {
-      Map.emplace(Hi, RHi);
-      break;
+      auto At = It++;
+      CutTail(At, RHi);
+      return;
     }
+    It = Map.erase(It);
   }
 }
 
@@ -58,7 +86,7 @@ bool RangeSet::contains(uint64_t Lo, uint64_t Hi) const {
   if (It == Map.begin())
     return false;
   --It;
-  return It->first <= Lo && It->second >= Hi;
+  return It->first <= Lo && It->second.Hi >= Hi;
 }
 
 std::vector<Range> RangeSet::intersect(uint64_t Lo, uint64_t Hi) const {
@@ -69,7 +97,7 @@ std::vector<Range> RangeSet::intersect(uint64_t Lo, uint64_t Hi) const {
   if (It != Map.begin())
     --It;
   for (; It != Map.end() && It->first < Hi; ++It) {
-    uint64_t A = std::max(Lo, It->first), B = std::min(Hi, It->second);
+    uint64_t A = std::max(Lo, It->first), B = std::min(Hi, It->second.Hi);
     if (A < B)
       Out.push_back({A, B});
   }
@@ -89,18 +117,18 @@ std::vector<Range> RangeSet::missing(uint64_t Lo, uint64_t Hi) const {
   return Out;
 }
 
-std::vector<Range> RangeSet::ranges() const {
+std::vector<Range> RangeSet::list() const {
   std::vector<Range> Out;
   Out.reserve(Map.size());
-  for (const auto &[Lo, Hi] : Map)
-    Out.push_back({Lo, Hi});
+  for (const auto &Entry : Map)
+    Out.push_back(Entry.second);
   return Out;
 }
 
 uint64_t RangeSet::bytes() const {
   uint64_t N = 0;
-  for (const auto &[Lo, Hi] : Map)
-    N += Hi - Lo;
+  for (const auto &Entry : Map)
+    N += Entry.second.size();
   return N;
 }
 
