@@ -346,7 +346,7 @@ TEST(Settings, InForceListsEverySettingAndItsDefaults) {
   std::vector<std::string> Lines = settingsInForce(S, envOf(Env));
   EXPECT_EQ(Lines.size(), 23u);
   EXPECT_NE(
-      std::find(Lines.begin(), Lines.end(), "HETERO_RUN_AHEAD=200 (default)"),
+      std::find(Lines.begin(), Lines.end(), "HETERO_RUN_AHEAD=1000 (default)"),
       Lines.end());
   EXPECT_NE(
       std::find(Lines.begin(), Lines.end(), "HETERO_CUTS=owners (default)"),
