@@ -528,6 +528,30 @@ TEST_F(RunAheadFixture, LaunchesLongerThanTheBoundWait) {
   expectMatchesSerial();
 }
 
+// Launches within the bound run ahead only while what ran ahead before them
+// is estimated to end within the bound: a loop of them stays about that
+// far ahead of its members (a timer around the loop misses at most that),
+// and the waits in between still give a serial run's bits.
+TEST_F(RunAheadFixture, TheBacklogOfLaunchesThatRanAheadIsBounded) {
+  Back.Orders = true; // halos wait on the device: nothing drains the lanes
+  Config.RunAheadUs = 5000;
+  Back.Kernel = stencil(std::chrono::microseconds(2000));
+  int Waited = 0, Ahead = 0, Longest = 0;
+  for (int It = 0; It < 12; ++It) {
+    ASSERT_TRUE(sweep());
+    if (E.lastLaunch().RanAhead) {
+      Longest = std::max(Longest, ++Ahead);
+    } else {
+      Ahead = 0;
+      ++Waited;
+    }
+  }
+  EXPECT_GE(Longest, 2); // the host went on while chunks were queued
+  EXPECT_GE(Waited, 3);  // the first (timed), then at the backlog's bound
+  EXPECT_LE(Longest, 6); // 2 ms each: 5 ms of backlog, and some slack
+  expectMatchesSerial();
+}
+
 // A queued chunk that fails cannot run again: its launch has returned. The
 // next operation that needs its member's data fails, with a message, and so
 // does the launch that needed it; nothing reads stale bytes.

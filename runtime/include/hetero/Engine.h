@@ -51,7 +51,13 @@
 // kernel to the next while the host plans the next launch, where each
 // launch would pay its round trip with the GPUs idle. A program's
 // timer around one such launch sees part of its time in the next; the bound
-// keeps that part short. A chunk that ran ahead and failed cannot run again
+// keeps that part short, and it bounds the backlog too: a launch runs ahead
+// only while what ran ahead before it is estimated to end within the bound
+// (each launch's last waited time, back to back, from when it was queued),
+// so that a loop of such launches is never more than about twice the bound
+// ahead of its GPUs: a program's timer around the loop misses at most that
+// (a 2-D Jacobi's sweeps of 1 ms ran ahead of two GPUs by half the loop's
+// time). A chunk that ran ahead and failed cannot run again
 // (its launch is gone): the wait that finds it fails, with a message, and
 // so does everything after it on that member.
 //
@@ -76,6 +82,7 @@
 #include "hetero/ShareModel.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -225,6 +232,12 @@ private:
   /// Per share-model key: the busiest member's time in the last launch
   /// whose chunks were waited for (the run-ahead bound's measure).
   std::map<std::string, double> Busiest;
+  /// When what ran ahead is estimated to end on its members (the backlog
+  /// bound, above); in the past once no member has queued work.
+  std::chrono::steady_clock::time_point AheadUntil{};
+  /// Adds a launch of Key that ran ahead to the backlog, or clears the
+  /// backlog once nothing is queued on any member.
+  void noteBacklog(const std::string &Key, bool RanAhead);
 };
 
 } // namespace hetero

@@ -157,8 +157,9 @@ struct Settings {
   /// the launching thread.
   bool ParallelStarts = true;
   /// HETERO_RUN_AHEAD: microseconds; 0 off. 1 ms: CloverLeaf's heavy
-  /// kernels over two GPUs (300-600 us) ran ahead, 10% faster than at 200
-  /// us, while a timer around one launch still misses at most 1 ms.
+  /// kernels over two GPUs (300-600 us) run ahead, while a timer around one
+  /// launch misses at most 1 ms (and around a loop, Engine.h's backlog
+  /// bound, about twice that).
   uint64_t RunAheadUs = 1000;
   static constexpr uint64_t MaxRunAheadUs = 1000000;
   /// HETERO_CUTS=owners: chunk boundaries where the data lives.

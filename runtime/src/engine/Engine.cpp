@@ -197,8 +197,30 @@ bool Engine::mayRunAhead(const std::string &Key, const KernelTraits &K,
     if (!Back.startsChunks(S.Member))
       return false;
   auto It = Busiest.find(Key);
-  return It != Busiest.end() &&
-         It->second * 1e6 <= static_cast<double>(Config.RunAheadUs);
+  if (It == Busiest.end() ||
+      It->second * 1e6 > static_cast<double>(Config.RunAheadUs))
+    return false;
+  // Past the backlog bound: this one waits, and with it the backlog.
+  auto Backlog = AheadUntil - std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::micro>(Backlog).count() <=
+         static_cast<double>(Config.RunAheadUs);
+}
+
+void Engine::noteBacklog(const std::string &Key, bool RanAhead) {
+  auto Now = std::chrono::steady_clock::now();
+  if (RanAhead) {
+    auto It = Busiest.find(Key);
+    double Seconds = It == Busiest.end() ? 0 : It->second;
+    AheadUntil =
+        std::max(AheadUntil, Now) +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(Seconds));
+    return;
+  }
+  for (size_t M = 0; M < Members.size(); ++M)
+    if (Queues.ahead(M))
+      return; // something still queued: the estimate stands
+  AheadUntil = Now;
 }
 
 void Engine::saveShares() {
@@ -564,6 +586,7 @@ bool Engine::launch(const LaunchRequest &R) {
                    std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - P.Start)
                        .count());
+  noteBacklog(P.Key, Rec.RanAhead);
   ChunkGrids.assign(Members.size(), TeamsTrial::Pick());
   // A split whose shares were a trial's (KernelStats.h).
   Rec.Trial = Rec.Split && MeasuredShares.trying(P.Key);
