@@ -41,7 +41,7 @@
 // | HETERO_TEAMS           | measured or plugin                      | measured|
 // | HETERO_INSPECT         | in-place, background, sync or off       | in-place|
 // | HETERO_STARTS          | parallel or serial                      | parallel|
-// | HETERO_RUN_AHEAD       | 0 .. 1000000 microseconds               | 200     |
+// | HETERO_RUN_AHEAD       | 0 .. 1000000 microseconds               | 1000    |
 // | HETERO_CUTS            | owners or shares                        | owners  |
 // clang-format on
 //
