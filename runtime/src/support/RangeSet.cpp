@@ -104,13 +104,22 @@ std::vector<Range> RangeSet::intersect(uint64_t Lo, uint64_t Hi) const {
   return Out;
 }
 
+// The gaps between the ranges that reach into [Lo, Hi), read in place (a
+// launch asks this of every section it prepares).
 std::vector<Range> RangeSet::missing(uint64_t Lo, uint64_t Hi) const {
   std::vector<Range> Out;
+  if (Hi <= Lo)
+    return Out;
   uint64_t Cursor = Lo;
-  for (const Range &R : intersect(Lo, Hi)) {
-    if (R.Lo > Cursor)
-      Out.push_back({Cursor, R.Lo});
-    Cursor = R.Hi;
+  auto It = Map.upper_bound(Lo);
+  if (It != Map.begin())
+    --It;
+  for (; It != Map.end() && It->first < Hi && Cursor < Hi; ++It) {
+    if (It->second.Hi <= Cursor)
+      continue;
+    if (It->first > Cursor)
+      Out.push_back({Cursor, It->first});
+    Cursor = It->second.Hi;
   }
   if (Cursor < Hi)
     Out.push_back({Cursor, Hi});
