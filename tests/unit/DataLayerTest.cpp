@@ -969,6 +969,114 @@ TEST(DataLayerEviction, TheBlocksALaunchDoesNotUseGoFromABufferInUse) {
   EXPECT_TRUE(L.release(P));
 }
 
+namespace {
+/// One buffer of Blocks eviction blocks (all ones) on a simulated node of
+/// four, as a launch in rounds finds it: rounds write ranges of it there.
+struct RoundsOnOneNode {
+  const uint64_t Block = SimulatedNodeOps(0, 0).backingBlock();
+  DataLayer L;
+  NodeId A;
+  void *P = nullptr;
+  BufferId Id = 0;
+  uintptr_t OnA = 0;
+  explicit RoundsOnOneNode(uint64_t Blocks)
+      : A(L.addNode(std::make_unique<SimulatedNodeOps>(0, 4 * Block))) {
+    std::vector<char> V(Blocks * Block, 1);
+    P = L.allocate(V.size());
+    EXPECT_TRUE(L.write(P, V.data(), V.size()));
+    Id = L.find(reinterpret_cast<uintptr_t>(P))->Id;
+    EXPECT_TRUE(L.translate(A, reinterpret_cast<uintptr_t>(P), OnA));
+  }
+  /// A round writes Value over [Lo, Hi) on the node.
+  void written(uint64_t Lo, uint64_t Hi, char Value) {
+    L.newEpoch();
+    ASSERT_TRUE(L.makeValid(A, Id, Lo, Hi));
+    std::memset(reinterpret_cast<void *>(OnA + Lo), Value, Hi - Lo);
+    L.markWritten(A, Id, Lo, Hi);
+  }
+  DataLayer::BufferRanges ranges(uint64_t Lo, uint64_t Hi) const {
+    RangeSet S;
+    S.insert(Lo, Hi);
+    return {{Id, S}};
+  }
+  /// The host's view of byte At.
+  char hostByte(uint64_t At) {
+    char C = 0;
+    EXPECT_TRUE(L.read(&C, static_cast<char *>(P) + At, 1));
+    return C;
+  }
+};
+} // namespace
+
+// A streaming round of a launch in rounds (Engine.h) gives back what it
+// used there, but the blocks the first round's data keeps: bytes only the
+// node holds go home first; ranges the node does not hold change nothing.
+TEST(DataLayerEviction, ARoundGivesBackWhatItUsedButTheBlocksThatStay) {
+  RoundsOnOneNode R(4);
+  const uint64_t G = SimulatedNodeOps::Granule, Block = R.Block;
+  DataLayer &L = R.L;
+  R.written(0, 2 * Block, 5); // the first round: blocks 0 and 1 stay
+  // The next round reads a granule of block 1 (its halo), writes block 2.
+  R.written(2 * Block, 3 * Block, 6);
+  ASSERT_TRUE(L.giveBack(R.A, R.ranges(2 * Block - G, 3 * Block),
+                         R.ranges(0, 2 * Block)));
+  EXPECT_EQ(L.heldBytes()[R.A].Evicted, Block);
+  EXPECT_EQ(L.stats().BytesD2H, Block);
+  EXPECT_TRUE(L.validOn(R.A, R.Id).contains(0, 2 * Block));
+  EXPECT_FALSE(L.validOn(R.A, R.Id).contains(2 * Block, 2 * Block + G));
+  EXPECT_TRUE(L.validOn(HostNode, R.Id).contains(2 * Block, 3 * Block));
+  // Block 3, never held there, and block 2 again: nothing moves.
+  ASSERT_TRUE(L.giveBack(R.A, R.ranges(2 * Block - G, 4 * Block),
+                         R.ranges(0, 2 * Block)));
+  EXPECT_EQ(L.heldBytes()[R.A].Evicted, Block);
+  EXPECT_EQ(L.stats().BytesD2H, Block);
+  EXPECT_EQ(R.hostByte(0), 5);
+  EXPECT_EQ(R.hostByte(2 * Block - 1), 5);
+  EXPECT_EQ(R.hostByte(2 * Block), 6);
+  EXPECT_EQ(R.hostByte(4 * Block - 1), 1);
+  EXPECT_TRUE(L.release(R.P));
+}
+
+// Given back later (giveBackLater), the blocks go in the node's next
+// prepareChunk, their bytes home while that chunk's data comes in, but not
+// the blocks that chunk needs; giveBackNow runs what is still pending.
+TEST(DataLayerEviction, ALaterGiveBackGoesWhileTheNextChunkComesIn) {
+  RoundsOnOneNode R(6);
+  const uint64_t Block = R.Block;
+  DataLayer &L = R.L;
+  R.written(0, Block, 5);         // stays
+  R.written(Block, 3 * Block, 6); // a round, given back later
+  ASSERT_TRUE(
+      L.giveBackLater(R.A, R.ranges(Block, 3 * Block), R.ranges(0, Block)));
+  EXPECT_EQ(L.heldBytes()[R.A].Evicted, 0u); // not yet
+  // The next round needs block 3 and, as its halo, block 2: block 1 goes.
+  RangeSet Read, Write, Span;
+  Read.insert(2 * Block, 4 * Block);
+  Span = Read;
+  std::vector<DataLayer::ChunkNeed> Needs = {{R.Id, &Read, &Write, &Span}};
+  L.newEpoch();
+  ASSERT_TRUE(L.prepareChunk(R.A, Needs, nullptr));
+  EXPECT_EQ(L.heldBytes()[R.A].Evicted, Block);
+  EXPECT_EQ(L.stats().BytesD2H, Block);
+  EXPECT_TRUE(L.validOn(R.A, R.Id).contains(0, Block));
+  EXPECT_FALSE(L.validOn(R.A, R.Id).contains(Block, Block + 1));
+  EXPECT_TRUE(L.validOn(R.A, R.Id).contains(2 * Block, 4 * Block));
+  EXPECT_TRUE(L.validOn(HostNode, R.Id).contains(Block, 2 * Block));
+  // Pending at the end of a launch: giveBackNow.
+  ASSERT_TRUE(
+      L.giveBackLater(R.A, R.ranges(2 * Block, 4 * Block), R.ranges(0, Block)));
+  ASSERT_TRUE(L.giveBackNow());
+  EXPECT_EQ(L.heldBytes()[R.A].Evicted, 3 * Block);
+  EXPECT_EQ(L.stats().BytesD2H, 2 * Block); // block 3 was clean
+  EXPECT_TRUE(L.validOn(R.A, R.Id).contains(0, Block));
+  EXPECT_FALSE(L.validOn(R.A, R.Id).contains(2 * Block, 2 * Block + 1));
+  EXPECT_EQ(R.hostByte(0), 5);
+  EXPECT_EQ(R.hostByte(Block), 6);
+  EXPECT_EQ(R.hostByte(3 * Block - 1), 6);
+  EXPECT_EQ(R.hostByte(3 * Block), 1);
+  EXPECT_TRUE(L.release(R.P)); // not busy: the release does not wait
+}
+
 // A whole launch whose buffers together exceed the node is refused before
 // anything moves or is evicted for it.
 TEST(DataLayerEviction, AWholeLaunchLargerThanTheNodeMovesNothing) {

@@ -2,7 +2,7 @@
 """hetero_fuzz.py -- random differential testing of hetero's split launches.
 
     hetero_fuzz.py --build BUILD --seeds FIRST:COUNT [--jobs N] [--keep DIR]
-                   [--time-budget SECONDS] [--modes cpu,sim3,sim3c3,uneven,tight,sole]
+                   [--time-budget SECONDS] [--modes cpu,sim3,sim3c3,uneven,tight,rounds,sole]
                    [--x86-only | --arch sm_90] [--reduce] [--verbose]
 
 For each seed, gen.py writes a random OpenMP offload program. It is built
@@ -65,10 +65,15 @@ MODES = {
     # others.
     "tight": {"LIBOMPTARGET_PLUGIN": "hetero", "HETERO_SIMULATE": "3",
               "HETERO_SIMULATE_MEMORY": "512K"},
+    # The same members without the CPU pool: what they cannot hold runs in
+    # rounds through their memory (Engine.h), first round staying.
+    "rounds": {"LIBOMPTARGET_PLUGIN": "hetero", "HETERO_SIMULATE": "2",
+               "HETERO_MEMBERS": "sim:0,sim:1",
+               "HETERO_SIMULATE_MEMORY": "512K"},
 }
-DEFAULT_MODES = ["cpu", "sim3", "sim3c3", "uneven", "tight", "sole"]
+DEFAULT_MODES = ["cpu", "sim3", "sim3c3", "uneven", "tight", "rounds", "sole"]
 # Modes whose statistics say whether kernels split (more than one member).
-SPLIT_MODES = ["sim3", "sim3c3", "uneven", "sim1", "tight"]
+SPLIT_MODES = ["sim3", "sim3c3", "uneven", "sim1", "tight", "rounds"]
 
 # Subscript shapes that the known bug class (truncating casts and unsigned
 # wrap treated as exact arithmetic in the section analysis) is about.

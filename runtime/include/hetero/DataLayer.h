@@ -205,6 +205,23 @@ public:
   /// valid one by one); the rest of those buffers may be.
   void willUse(NodeId N,
                const std::vector<std::pair<BufferId, RangeSet>> &Ranges);
+  /// Ranges of buffers: a chunk's spans on a node, say.
+  using BufferRanges = std::vector<std::pair<BufferId, RangeSet>>;
+  /// Gives back N's storage of Ranges (rounded out to eviction blocks),
+  /// but not of the blocks Keep's ranges touch, as eviction gives it back
+  /// (bytes only N holds go home first, after what ran ahead there). A
+  /// launch in rounds gives back what each streaming round used (Engine.h),
+  /// so that the next round's room never comes from the part that stays.
+  /// Nothing on a node that holds buffers whole.
+  Status giveBack(NodeId N, const BufferRanges &Ranges,
+                  const BufferRanges &Keep);
+  /// giveBack(), later: in the next prepareChunk() on N, whose copies to
+  /// the host then run while that chunk's data comes in (a link carries
+  /// both ways at once), and never of the blocks that chunk needs; or in
+  /// giveBackNow(). A second one for N runs the first now.
+  Status giveBackLater(NodeId N, BufferRanges Ranges, BufferRanges Keep);
+  /// Runs every node's pending giveBackLater() now.
+  Status giveBackNow();
   /// Records that node N wrote [Lo, Hi) of B: valid there, stale elsewhere.
   void markWritten(NodeId N, BufferId B, uint64_t Lo, uint64_t Hi);
   /// The bytes of B valid on node N.
@@ -380,6 +397,30 @@ private:
   /// Makes room for Bytes more on N by eviction (makeValid()); an error
   /// only when a copy or what ran ahead failed.
   Status evictLocked(NodeId N, uint64_t Bytes);
+  /// giveBack()'s blocks, per buffer: of Ranges, those N holds that touch
+  /// no range of Keep nor, where given, of Avoid's spans.
+  std::vector<std::pair<Buffer *, RangeSet>>
+  giveBackBlocksLocked(NodeId N, const BufferRanges &Ranges,
+                       const BufferRanges &Keep,
+                       const std::vector<ChunkNeed> *Avoid) const;
+  Status giveBackLocked(NodeId N, const BufferRanges &Ranges,
+                        const BufferRanges &Keep);
+  /// A pending give-back's copies home, under way while a chunk is
+  /// prepared (prepareChunk()), and what goes once they are done.
+  struct GiveBackCopies;
+  Status startGiveBackLocked(NodeId N, const std::vector<ChunkNeed> &Needs,
+                             GiveBackCopies &G);
+  /// Starts G's copies home (G.Copier).
+  void copyHomeLocked(NodeId N, GiveBackCopies &G);
+  Status finishGiveBackLocked(NodeId N, GiveBackCopies &G);
+  /// Holds (holdLocked()) every span of Needs on N.
+  Status holdNeedsLocked(NodeId N, const std::vector<ChunkNeed> &Needs);
+  Status prepareChunkLocked(NodeId N, const std::vector<ChunkNeed> &Needs,
+                            uint64_t *Missing);
+  /// Gives back N's storage of R of B (within what N holds): waits for the
+  /// lanes' reads of it, pins its host side, copies home what only N
+  /// holds. Unbacked false: N holds B whole, and it stays.
+  Status evictRangeLocked(NodeId N, Buffer &B, const Range &R, bool &Unbacked);
   /// What of B's storage on N eviction may take: all of it when this
   /// launch has not used B there, else the blocks (NodeOps::backingBlock)
   /// it has not touched there.
@@ -542,6 +583,8 @@ private:
   std::map<uintptr_t, std::unique_ptr<Buffer>> Buffers; // by Base
   std::vector<Buffer *> Externals; // registered, never released
   TransferStats Stats;
+  /// giveBackLater()'s, per node.
+  std::map<NodeId, std::pair<BufferRanges, BufferRanges>> PendingGiveBacks;
   std::vector<NodeBytes> Held; // per node
   /// Counts Size bytes of storage more (Grow) or fewer on node N.
   void holdBytes(NodeId N, uint64_t Size, bool Grow);

@@ -27,10 +27,12 @@
 // the rest, or the CPU pool, in place in host memory, where all of the
 // split's members are capped. Where nobody can take the rest (the GPUs
 // alone, together holding less than the kernel's data), the launch runs in
-// rounds: each a split of the next iterations the members hold, the blocks
-// the previous rounds used evicted as the next need room (DataLayer.h), so
-// the data streams through the members' memory. A member that cannot hold
-// even one iteration's data leaves the launch (its iterations go to the
+// rounds, each a split of the next iterations: the first of all that the
+// members hold but two windows, whose data stays there from launch to
+// launch, then the rest a window at a time, each round's data given back
+// while the next one's comes in (DataLayer::giveBackLater), so that only
+// what does not fit streams through the members' memory. A member that cannot
+// hold even one iteration's data leaves the launch (its iterations go to the
 // others; a whole launch tries the next member). A
 // member on which a kernel fails leaves the pool: what it alone held goes to
 // the host, and its chunks run again elsewhere; a chunk that updated in
@@ -155,9 +157,11 @@ private:
                         const std::string &SharesNote);
   /// Keys capOneMember() has looked at.
   std::set<std::string> RoomChecked;
-  /// The next launch in rounds starts at its last iterations
-  /// (launchInRounds: the last one ended there).
-  bool RoundsDown = false;
+  /// A launch in rounds streams what does not stay on the members through
+  /// two windows of this fraction of what they hold (launchInRounds):
+  /// smaller, more of it stays; each round pays the host's time for a
+  /// launch.
+  static constexpr uint64_t RoundWindowParts = 32;
   friend class LaunchRun;
   /// The grids of a split's GPU members (ChunkGrids), and what they measured
   /// (Timed: false for a launch that ran ahead, which only counts);

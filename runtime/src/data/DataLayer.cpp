@@ -804,6 +804,25 @@ Status DataLayer::makeValid(NodeId N, BufferId Id, uint64_t Lo, uint64_t Hi) {
 Status DataLayer::prepareChunk(NodeId N, const std::vector<ChunkNeed> &Needs,
                                uint64_t *Missing) {
   Lock L(Mutex);
+  // What the last round on N gave back goes home meanwhile
+  // (giveBackLater()).
+  GiveBackCopies Giving;
+  Status Started = startGiveBackLocked(N, Needs, Giving);
+  // The chunk's storage is held before they start: on an H200 the chunk's
+  // first copy in waited for most of a copy home under way while its
+  // storage was mapped (7.5 of 8.8 ms).
+  if (Started && !Giving.Homes.empty())
+    if ((Started = holdNeedsLocked(N, Needs)))
+      copyHomeLocked(N, Giving);
+  Status Prepared = Started ? prepareChunkLocked(N, Needs, Missing) : Started;
+  Status Given = finishGiveBackLocked(N, Giving);
+  return Prepared ? Given : Prepared;
+}
+
+Status DataLayer::prepareChunkLocked(NodeId N,
+                                     const std::vector<ChunkNeed> &Needs,
+                                     uint64_t *Missing) {
+  assertHeld();
   // None of them makes room for another (willUse()).
   for (const ChunkNeed &Need : Needs)
     if (Buffer *B = byId(Need.Id))

@@ -3,7 +3,8 @@
 // The data layer is one class (hetero/DataLayer.h) in several files, one
 // per concern: DataLayer.cpp (the buffer table, the host's view, coherence
 // between nodes, kernels' buffers), DataLayerResidency.cpp (storage on the
-// nodes, backing, map-time placement, eviction), DataLayerInspector.cpp
+// nodes, backing, map-time placement, eviction), DataLayerGiveBack.cpp
+// (what a launch in rounds gives back), DataLayerInspector.cpp
 // (the run-time inspector's reads of index values) and DataLayerLanes.cpp
 // (copy batches, copies in lanes, settling). This is what they share.
 //
@@ -15,6 +16,7 @@
 
 #include <map>
 #include <optional>
+#include <thread>
 #include <vector>
 
 namespace hetero {
@@ -75,6 +77,24 @@ void DataLayer::unlockedCopy(HeldLock *L, Buffer &B, uint64_t Bytes,
   --B.Busy;
   BusyDone.notify_all();
 }
+
+struct DataLayer::GiveBackCopies {
+  /// Bytes only the node held, copied home on Copier.
+  struct Home {
+    Buffer *B;
+    Range R;
+    char *Dst;
+    const char *Src;
+    Status Copied;
+  };
+  std::vector<Home> Homes;
+  /// What goes from the node once they are home.
+  std::vector<std::pair<Buffer *, RangeSet>> Drops;
+  /// The copies home were found (else nothing goes, each drop's buffer is
+  /// only no longer busy).
+  bool Ready = false;
+  std::thread Copier;
+};
 
 /// A copy between two nodes, begun at BeginUs, in the trace: on the lane of
 /// the node that is not the host (the destination's for d2d).

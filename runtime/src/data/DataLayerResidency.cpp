@@ -318,27 +318,39 @@ Status DataLayer::evictLocked(NodeId N, uint64_t Bytes) {
     for (const Range &R : V.Ranges.ranges()) {
       if (Freed >= Bytes && V.B->UsedAt[N] == Epoch)
         break; // of a buffer in use: no more than needed
-      if (Status S = settleLaneReadersLocked(N, V.B->Base, R.Lo, R.Hi); !S)
+      bool Unbacked = false;
+      if (Status S = evictRangeLocked(N, *V.B, R, Unbacked); !S)
         return S;
-      // Evicted bytes come back when a later launch (or round) needs them:
-      // the host side of that traffic is pinned from now on, so that it
-      // runs at the link's rate (the write home below included).
-      Nodes[N]->pinHost(reinterpret_cast<void *>(V.B->Base + R.Lo),
-                        R.Hi - R.Lo);
-      V.B->HostPinned = true;
-      RangeSet Alone = validOnlyOnLocked(N, *V.B, R.Lo, R.Hi);
-      for (const Range &Only : Alone.ranges())
-        if (Status S = makeValidLocked(HostNode, *V.B, Only.Lo, Only.Hi); !S)
-          return S;
-      if (!Nodes[N]->unback(V.B->NodePtr[N], R.Lo, R.Hi))
+      if (!Unbacked)
         break; // held whole (a GPU's small buffer): it stays
-      V.B->Valid[N].erase(R.Lo, R.Hi);
-      V.B->Backed[N].erase(R.Lo, R.Hi);
-      holdBytes(N, R.Hi - R.Lo, false);
-      Held[static_cast<size_t>(N)].Evicted += R.Hi - R.Lo;
       Freed += R.Hi - R.Lo;
     }
   }
+  return Status();
+}
+
+Status DataLayer::evictRangeLocked(NodeId N, Buffer &B, const Range &R,
+                                   bool &Unbacked) {
+  assertHeld();
+  Unbacked = false;
+  if (Status S = settleLaneReadersLocked(N, B.Base, R.Lo, R.Hi); !S)
+    return S;
+  // Evicted bytes come back when a later launch (or round) needs them:
+  // the host side of that traffic is pinned from now on, so that it runs
+  // at the link's rate (the write home below included).
+  Nodes[N]->pinHost(reinterpret_cast<void *>(B.Base + R.Lo), R.Hi - R.Lo);
+  B.HostPinned = true;
+  RangeSet Alone = validOnlyOnLocked(N, B, R.Lo, R.Hi);
+  for (const Range &Only : Alone.ranges())
+    if (Status S = makeValidLocked(HostNode, B, Only.Lo, Only.Hi); !S)
+      return S;
+  if (!Nodes[N]->unback(B.NodePtr[N], R.Lo, R.Hi))
+    return Status(); // held whole (a GPU's small buffer): it stays
+  B.Valid[N].erase(R.Lo, R.Hi);
+  B.Backed[N].erase(R.Lo, R.Hi);
+  holdBytes(N, R.Hi - R.Lo, false);
+  Held[static_cast<size_t>(N)].Evicted += R.Hi - R.Lo;
+  Unbacked = true;
   return Status();
 }
 

@@ -269,40 +269,70 @@ Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
              "not known for rounds";
     return LaunchOutcome::NotSplit;
   }
-  // Rounds go up and down in turn, launch after launch: the next launch's
-  // first round then finds what the last one's last round left on the
-  // members (a sweep of stencils over two lines streams a third less). A
-  // kernel with a reduction keeps iteration order: its rounds' partials
-  // are combined as they come.
-  bool Down = RoundsDown && R.Kernel->Desc->reductions().empty();
-  uint64_t Lo = 0, Hi = Total, Rounds = 0; // [Lo, Hi): not run yet
-  for (int Lowered = 0; Lo < Hi;) {
+  // The first round runs the iterations whose data stays on the members
+  // from launch to launch; the later ones stream the rest through two
+  // windows of their memory: each gives back what it used but the first
+  // round's (DataLayer::giveBackLater), its bytes going home while the next
+  // one's come in, so that no round's room comes from the part that stays.
+  // A sweep then moves what does not fit, once each way, where rounds of
+  // all the room in turn moved about twice that (measurements.md, "Out of
+  // core"). Iteration order is kept: a kernel's reduction partials are
+  // combined as they come.
+  std::vector<DataLayer::BufferRanges> Stays(Members.size()); // per member
+  uint64_t Lo = 0, Rounds = 0; // [Lo, Total): not run yet
+  auto GivenBack = [&] {
+    Status S = Layer.giveBackNow();
+    if (!S)
+      error("kernel %s: %s", R.Kernel->shown().c_str(), S.message().c_str());
+    return S.ok();
+  };
+  for (int Lowered = 0; Lo < Total;) {
     RoomCaps::Applied Fit = Room.apply(Key, Shares, Takers, MemberNames);
     double Held = 1 - Fit.Overflow;
     auto Step = std::max<uint64_t>(
         1, static_cast<uint64_t>(Held * static_cast<double>(Total)));
-    // Going down, the rounds of the way up in reverse: the first is the
-    // last one up, whose data the members still hold.
-    uint64_t From = Down ? Lo + (Hi - Lo - 1) / Step * Step : Lo;
-    uint64_t To = Down ? Hi : std::min(Hi, Lo + Step);
+    uint64_t Window = std::max<uint64_t>(1, Step / RoundWindowParts);
+    uint64_t To = Lo + Window;
+    if (Lo == 0)
+      To = Step >= Total ? Total : Step - std::min(2 * Window, Step - 1);
+    To = std::min(To, Total);
     Layer.newEpoch(); // what the last round used may be evicted now
     LaunchRun Part(*this, R, Rec);
     Part.allowRoomCaps(Key, Takers);
-    Part.setWindow(From, To);
+    Part.setWindow(Lo, To);
     LaunchOutcome O = Part.split(Fit.Shares, Reason);
-    if (O == LaunchOutcome::Failed)
+    if (O == LaunchOutcome::Failed) {
+      (void)GivenBack();
       return LaunchOutcome::Failed;
+    }
     if (O == LaunchOutcome::Done) {
-      if (Down)
-        Hi = From;
-      else
-        Lo = To;
+      std::vector<size_t> Ran;
+      for (const ChunkSpec &C : Part.cut())
+        if (std::find(Ran.begin(), Ran.end(), C.Member) == Ran.end())
+          Ran.push_back(C.Member);
+      for (size_t M : Ran) {
+        if (Lo == 0) {
+          Stays[M] = Part.spans(M);
+          continue;
+        }
+        if (Status S =
+                Layer.giveBackLater(Members[M].Node, Part.spans(M), Stays[M]);
+            !S) {
+          error("kernel %s: %s", R.Kernel->shown().c_str(),
+                S.message().c_str());
+          (void)GivenBack();
+          return LaunchOutcome::Failed;
+        }
+      }
+      Lo = To;
       ++Rounds;
       continue;
     }
     if (Part.roomLearned() && ++Lowered < 32)
       continue; // a smaller round
-    if (Hi - Lo == Total)
+    if (!GivenBack())
+      return LaunchOutcome::Failed;
+    if (Lo == 0)
       return LaunchOutcome::NotSplit;
     // Part of it ran: the rest runs on the CPU pool, in place (it must not
     // run again whole).
@@ -314,27 +344,24 @@ Engine::launchInRounds(const LaunchRequest &R, KernelStats::Launch &Rec,
     if (Cpu != Members.end()) {
       Layer.newEpoch();
       LaunchRun Rest(*this, R, Rec);
-      Rest.setWindow(Lo, Hi);
+      Rest.setWindow(Lo, Total);
       O = Rest.split({{static_cast<size_t>(Cpu - Members.begin()), 1}}, Why);
       if (O == LaunchOutcome::Done) {
         warning("kernel %s: the members' memory held no further round; the "
                 "CPU pool ran its last %llu iterations",
                 R.Kernel->shown().c_str(),
-                static_cast<unsigned long long>(Hi - Lo));
+                static_cast<unsigned long long>(Total - Lo));
         ++Rounds;
         break;
       }
     }
     error("kernel %s: %llu of its %llu iterations ran in rounds, then: %s",
-          R.Kernel->shown().c_str(),
-          static_cast<unsigned long long>(Total - (Hi - Lo)),
+          R.Kernel->shown().c_str(), static_cast<unsigned long long>(Lo),
           static_cast<unsigned long long>(Total), Why.c_str());
     return LaunchOutcome::Failed;
   }
-  if (Rounds > 1 && R.Kernel->Desc->reductions().empty())
-    RoundsDown = !Down;
   Rec.Rounds = Rounds;
-  return LaunchOutcome::Done;
+  return GivenBack() ? LaunchOutcome::Done : LaunchOutcome::Failed;
 }
 
 LaunchOutcome Engine::launchInOrder(const LaunchRequest &R,

@@ -189,6 +189,23 @@ std::vector<ChunkSpec> LaunchRun::cut() const {
   return Out;
 }
 
+std::vector<std::pair<BufferId, RangeSet>> LaunchRun::spans(size_t M) const {
+  std::vector<std::pair<BufferId, RangeSet>> Out;
+  for (const Chunk &C : Chunks) {
+    if (C.Member != M || !C.Sections)
+      continue;
+    for (const BufferAccess &A : C.Sections->Buffers) {
+      auto It = std::find_if(Out.begin(), Out.end(),
+                             [&](const auto &P) { return P.first == A.B.Id; });
+      if (It == Out.end())
+        It = Out.insert(Out.end(), {A.B.Id, RangeSet()});
+      for (const Range &S : A.Span.ranges())
+        It->second.insert(S.Lo, S.Hi);
+    }
+  }
+  return Out;
+}
+
 void LaunchRun::warnOutside(const std::string &Outside) const {
   // Most likely the program's error, which the unsplit kernel commits too:
   // said at the launch that finds it (once a kernel: Log.h).

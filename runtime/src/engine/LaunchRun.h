@@ -89,6 +89,9 @@ public:
   bool writesOverlap() const { return Overlap; }
   /// The chunks it cut (pool members, iteration ranges), in order.
   std::vector<ChunkSpec> cut() const;
+  /// What its chunks on member M need there (their sections' spans), per
+  /// buffer.
+  std::vector<std::pair<BufferId, RangeSet>> spans(size_t M) const;
 
 private:
   struct Chunk {

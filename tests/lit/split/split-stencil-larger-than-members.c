@@ -5,7 +5,7 @@
 //    iterations its memory holds (room[...]) and the CPU pool computes the
 //    rest in place, every launch split, nothing without room;
 //  - one member alone: every launch goes through its memory in rounds,
-//    evicting what the last round used;
+//    giving back what each streaming round used;
 //  - the case, three members of 24 MiB under two 32 MB lines: the
 //    sweeps split over the three.
 // RUN: %clang-hetero %S/../../../examples/stencil1d.c -o %t
