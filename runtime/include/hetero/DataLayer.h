@@ -421,6 +421,10 @@ private:
   /// lanes' reads of it, pins its host side, copies home what only N
   /// holds. Unbacked false: N holds B whole, and it stays.
   Status evictRangeLocked(NodeId N, Buffer &B, const Range &R, bool &Unbacked);
+  /// evictRangeLocked()'s halves: before the copy home (Alone: the bytes
+  /// of R only N holds) and after it (false: N holds B whole).
+  Status beginEvictLocked(NodeId N, Buffer &B, const Range &R, RangeSet &Alone);
+  bool endEvictLocked(NodeId N, Buffer &B, const Range &R);
   /// What of B's storage on N eviction may take: all of it when this
   /// launch has not used B there, else the blocks (NodeOps::backingBlock)
   /// it has not touched there.

@@ -14,6 +14,7 @@
 
 #include "hetero/DataLayer.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <thread>
@@ -95,6 +96,15 @@ struct DataLayer::GiveBackCopies {
   bool Ready = false;
   std::thread Copier;
 };
+
+/// Adds to Into the blocks of Block bytes (the last one ending at Size) that
+/// From's ranges touch.
+inline void addBlocks(RangeSet &Into, const RangeSet &From, uint64_t Block,
+                      uint64_t Size) {
+  for (const Range &R : From.ranges())
+    Into.insert(R.Lo / Block * Block,
+                std::min(Size, (R.Hi + Block - 1) / Block * Block));
+}
 
 /// A copy between two nodes, begun at BeginUs, in the trace: on the lane of
 /// the node that is not the host (the destination's for d2d).

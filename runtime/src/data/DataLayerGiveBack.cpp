@@ -25,11 +25,6 @@ DataLayer::giveBackBlocksLocked(NodeId N, const BufferRanges &Ranges,
   if (!Nodes[N]->backingGranule())
     return Out; // whole buffers: nothing to give back in part
   uint64_t Block = evictionBlock(N);
-  auto Blocks = [&](RangeSet &Into, const RangeSet &From, uint64_t Size) {
-    for (const Range &R : From.ranges())
-      Into.insert(R.Lo / Block * Block,
-                  std::min(Size, (R.Hi + Block - 1) / Block * Block));
-  };
   for (const auto &[Id, Used] : Ranges) {
     Buffer *B = byId(Id);
     if (!B || B->External || !B->NodePtr[N] || B->Busy)
@@ -37,12 +32,12 @@ DataLayer::giveBackBlocksLocked(NodeId N, const BufferRanges &Ranges,
     RangeSet Kept, Go, Gone;
     for (const auto &[KeepId, KeepRanges] : Keep)
       if (KeepId == Id)
-        Blocks(Kept, KeepRanges, B->Size);
+        addBlocks(Kept, KeepRanges, Block, B->Size);
     if (Avoid)
       for (const ChunkNeed &Need : *Avoid)
         if (Need.Id == Id)
-          Blocks(Kept, *Need.Span, B->Size);
-    Blocks(Go, Used, B->Size);
+          addBlocks(Kept, *Need.Span, Block, B->Size);
+    addBlocks(Go, Used, Block, B->Size);
     for (const Range &R : Go.ranges())
       for (const Range &Free : Kept.missing(R.Lo, R.Hi))
         for (const Range &Held : B->Backed[N].intersect(Free.Lo, Free.Hi))
@@ -84,11 +79,10 @@ Status DataLayer::giveBackLater(NodeId N, BufferRanges Ranges,
                                 BufferRanges Keep) {
   Lock L(Mutex);
   Status First;
-  if (auto It = PendingGiveBacks.find(N); It != PendingGiveBacks.end()) {
-    First = giveBackLocked(N, It->second.first, It->second.second);
-    PendingGiveBacks.erase(It);
-  }
-  PendingGiveBacks[N] = {std::move(Ranges), std::move(Keep)};
+  auto &Job = PendingGiveBacks[N];
+  if (!Job.first.empty())
+    First = giveBackLocked(N, Job.first, Job.second);
+  Job = {std::move(Ranges), std::move(Keep)};
   return First;
 }
 
@@ -125,12 +119,9 @@ Status DataLayer::startGiveBackLocked(NodeId N,
     return S;
   for (auto &[B, Gone] : G.Drops) {
     for (const Range &R : Gone.ranges()) {
-      if (Status S = settleLaneReadersLocked(N, B->Base, R.Lo, R.Hi); !S)
+      RangeSet Alone;
+      if (Status S = beginEvictLocked(N, *B, R, Alone); !S)
         return S;
-      // As eviction's (evictRangeLocked): the bytes come back later.
-      Nodes[N]->pinHost(reinterpret_cast<void *>(B->Base + R.Lo), R.Hi - R.Lo);
-      B->HostPinned = true;
-      RangeSet Alone = validOnlyOnLocked(N, *B, R.Lo, R.Hi);
       for (const Range &Only : Alone.ranges())
         G.Homes.push_back(
             {B, Only, static_cast<char *>(B->NodePtr[HostNode]) + Only.Lo,
@@ -173,15 +164,17 @@ void DataLayer::copyHomeLocked(NodeId N, GiveBackCopies &G) {
 
 Status DataLayer::finishGiveBackLocked(NodeId N, GiveBackCopies &G) {
   assertHeld();
-  if (G.Copier.joinable())
+  bool Copied = G.Copier.joinable();
+  if (Copied)
     G.Copier.join();
-  else if (!G.Homes.empty())
-    G.Ready = false; // nothing went home: nothing goes
+  // Nothing goes unless its bytes went home: a start that failed, or a
+  // chunk whose storage could not be held, leaves every block there.
+  bool Go = G.Ready && (Copied || G.Homes.empty());
   Status First;
   // Where a copy home failed, the node keeps its bytes.
   std::vector<std::pair<Buffer *, Range>> Kept;
   for (const GiveBackCopies::Home &H : G.Homes) {
-    if (!G.Ready)
+    if (!Go)
       break;
     if (!H.Copied) {
       if (First)
@@ -201,12 +194,8 @@ Status DataLayer::finishGiveBackLocked(NodeId N, GiveBackCopies &G) {
       bool Failed = std::any_of(Kept.begin(), Kept.end(), [&](const auto &K) {
         return K.first == Of && K.second.Lo < R.Hi && R.Lo < K.second.Hi;
       });
-      if (!G.Ready || Failed || !Nodes[N]->unback(B->NodePtr[N], R.Lo, R.Hi))
-        continue;
-      B->Valid[N].erase(R.Lo, R.Hi);
-      B->Backed[N].erase(R.Lo, R.Hi);
-      holdBytes(N, R.Hi - R.Lo, false);
-      Held[static_cast<size_t>(N)].Evicted += R.Hi - R.Lo;
+      if (Go && !Failed)
+        (void)endEvictLocked(N, *B, R);
     }
     --B->Busy;
   }

@@ -262,10 +262,8 @@ RangeSet DataLayer::evictableLocked(NodeId N, const Buffer &B) const {
   if (B.UsedRangesAt[N] != Epoch)
     return Out; // used whole this launch (willUse), ranges not yet known
   // The blocks this launch has not touched.
-  uint64_t Block = evictionBlock(N);
   RangeSet Keep;
-  for (const Range &R : B.UsedRanges[N].ranges())
-    Keep.insert(R.Lo / Block * Block, (R.Hi + Block - 1) / Block * Block);
+  addBlocks(Keep, B.UsedRanges[N], evictionBlock(N), B.Size);
   for (const Range &R : B.Backed[N].ranges())
     for (const Range &Free : Keep.missing(R.Lo, R.Hi))
       Out.insert(Free.Lo, Free.Hi);
@@ -331,27 +329,40 @@ Status DataLayer::evictLocked(NodeId N, uint64_t Bytes) {
 
 Status DataLayer::evictRangeLocked(NodeId N, Buffer &B, const Range &R,
                                    bool &Unbacked) {
-  assertHeld();
   Unbacked = false;
+  RangeSet Alone;
+  if (Status S = beginEvictLocked(N, B, R, Alone); !S)
+    return S;
+  for (const Range &Only : Alone.ranges())
+    if (Status S = makeValidLocked(HostNode, B, Only.Lo, Only.Hi); !S)
+      return S;
+  Unbacked = endEvictLocked(N, B, R);
+  return Status();
+}
+
+Status DataLayer::beginEvictLocked(NodeId N, Buffer &B, const Range &R,
+                                   RangeSet &Alone) {
+  assertHeld();
   if (Status S = settleLaneReadersLocked(N, B.Base, R.Lo, R.Hi); !S)
     return S;
   // Evicted bytes come back when a later launch (or round) needs them:
   // the host side of that traffic is pinned from now on, so that it runs
-  // at the link's rate (the write home below included).
+  // at the link's rate (the write home included).
   Nodes[N]->pinHost(reinterpret_cast<void *>(B.Base + R.Lo), R.Hi - R.Lo);
   B.HostPinned = true;
-  RangeSet Alone = validOnlyOnLocked(N, B, R.Lo, R.Hi);
-  for (const Range &Only : Alone.ranges())
-    if (Status S = makeValidLocked(HostNode, B, Only.Lo, Only.Hi); !S)
-      return S;
+  Alone = validOnlyOnLocked(N, B, R.Lo, R.Hi);
+  return Status();
+}
+
+bool DataLayer::endEvictLocked(NodeId N, Buffer &B, const Range &R) {
+  assertHeld();
   if (!Nodes[N]->unback(B.NodePtr[N], R.Lo, R.Hi))
-    return Status(); // held whole (a GPU's small buffer): it stays
+    return false; // held whole (a GPU's small buffer): it stays
   B.Valid[N].erase(R.Lo, R.Hi);
   B.Backed[N].erase(R.Lo, R.Hi);
   holdBytes(N, R.Hi - R.Lo, false);
   Held[static_cast<size_t>(N)].Evicted += R.Hi - R.Lo;
-  Unbacked = true;
-  return Status();
+  return true;
 }
 
 } // namespace hetero
